@@ -1,0 +1,80 @@
+package company.data.compactor.cli;
+
+import company.data.compactor.error.CompactorException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code bin/compactor}: the command-line entry point. Exit codes: 0 success, 2 invalid input
+ * (nothing touched), 1 any other failure.
+ */
+@Command(
+    name = "compactor",
+    mixinStandardHelpOptions = true,
+    version = "delta-compactor 0.1.0",
+    description = {
+      "Maintenance gate for Delta Lake tables: measures small-file fragmentation per partition,",
+      "and (as later steps land) compacts, Z-orders and vacuums safely.",
+      "",
+      "Run without AWS on a demo table:  bin/compactor run",
+    },
+    subcommands = {RunCommand.class, InspectCommand.class, CommandLine.HelpCommand.class},
+    footer = {
+      "",
+      "Exit codes: 0 success, 2 invalid input (nothing touched), 1 any other failure.",
+      "Set COMPACTOR_DEBUG=1 to print stack traces."
+    })
+public final class Main implements Callable<Integer> {
+
+  static final int EXIT_OK = 0;
+  static final int EXIT_FAILURE = 1;
+  static final int EXIT_INVALID = 2;
+
+  @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String[] args) {
+    CliLogging.configure();
+    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs the command line with the given streams and returns the exit code (for tests). */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setParameterExceptionHandler(
+        (e, a) -> {
+          err.println("compactor: invalid arguments: " + e.getMessage());
+          err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+          return EXIT_INVALID;
+        });
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          if (System.getenv("COMPACTOR_DEBUG") != null) {
+            e.printStackTrace(err);
+          }
+          if (e instanceof CompactorException ce) {
+            err.println("compactor: error: " + ce.getMessage());
+            return ce.isInvalidInput() ? EXIT_INVALID : EXIT_FAILURE;
+          }
+          err.println(
+              "compactor: error: unexpected "
+                  + e.getClass().getName()
+                  + ": "
+                  + e.getMessage()
+                  + " (set COMPACTOR_DEBUG=1 for the stack trace)");
+          return EXIT_FAILURE;
+        });
+    return cli.execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return EXIT_INVALID;
+  }
+}

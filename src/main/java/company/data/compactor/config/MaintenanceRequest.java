@@ -1,0 +1,72 @@
+package company.data.compactor.config;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Every input of one maintenance run, with the blueprint's names and defaults. Build one from raw
+ * key/value inputs with {@link RequestReader}, which applies the defaults and reports every broken
+ * rule at once; {@link #defaults()} is the request with nothing overridden.
+ *
+ * @param demoMode {@code demo_mode}, default {@value #DEFAULT_DEMO_MODE}: seed a fresh demo table
+ *     at {@code table_uri} before the run
+ * @param tableUri {@code table_uri}, default {@value #DEFAULT_TABLE_URI}: local path (relative to
+ *     the work directory), {@code file:} or {@code s3://} URI
+ * @param smallFileThresholdMb {@code small_file_threshold_mb}, default {@value
+ *     #DEFAULT_SMALL_FILE_THRESHOLD_MB}: files below this size are small
+ * @param compactionRatioThresholdPct {@code compaction_ratio_threshold_pct}, default {@value
+ *     #DEFAULT_COMPACTION_RATIO_THRESHOLD_PCT}: small-file ratio at which compaction runs
+ * @param targetFileSizeMb {@code target_file_size_mb}, default {@value
+ *     #DEFAULT_TARGET_FILE_SIZE_MB}: size of rewritten files
+ * @param zOrderColumns {@code z_order_columns}, default {@code ["customer_id"]}; empty means
+ *     bin-packing only
+ * @param vacuumRetentionHours {@code vacuum_retention_hours}, default {@value
+ *     #MIN_VACUUM_RETENTION_HOURS}, never below it
+ * @param vacuumDryRun {@code vacuum_dry_run}, default {@value #DEFAULT_VACUUM_DRY_RUN}
+ * @param latencySlaMs {@code latency_sla_ms}, default {@value #DEFAULT_LATENCY_SLA_MS}
+ * @param notifySlack {@code notify_slack}, default {@value #DEFAULT_NOTIFY_SLACK}
+ */
+public record MaintenanceRequest(
+    boolean demoMode,
+    String tableUri,
+    double smallFileThresholdMb,
+    double compactionRatioThresholdPct,
+    double targetFileSizeMb,
+    List<String> zOrderColumns,
+    int vacuumRetentionHours,
+    boolean vacuumDryRun,
+    double latencySlaMs,
+    boolean notifySlack) {
+
+  public static final boolean DEFAULT_DEMO_MODE = true;
+  public static final String DEFAULT_TABLE_URI = "demo_delta_table";
+  public static final double DEFAULT_SMALL_FILE_THRESHOLD_MB = 128;
+  public static final double DEFAULT_COMPACTION_RATIO_THRESHOLD_PCT = 40.0;
+  public static final double DEFAULT_TARGET_FILE_SIZE_MB = 128;
+  public static final List<String> DEFAULT_Z_ORDER_COLUMNS = List.of("customer_id");
+  /** The retention floor; no input, property or environment variable can lower it. */
+  public static final int MIN_VACUUM_RETENTION_HOURS = 168;
+  public static final boolean DEFAULT_VACUUM_DRY_RUN = true;
+  public static final double DEFAULT_LATENCY_SLA_MS = 150.0;
+  public static final boolean DEFAULT_NOTIFY_SLACK = false;
+
+  public MaintenanceRequest {
+    Objects.requireNonNull(tableUri, "tableUri");
+    zOrderColumns = List.copyOf(zOrderColumns);
+  }
+
+  /** The request with every input at its default. */
+  public static MaintenanceRequest defaults() {
+    return new MaintenanceRequest(
+        DEFAULT_DEMO_MODE,
+        DEFAULT_TABLE_URI,
+        DEFAULT_SMALL_FILE_THRESHOLD_MB,
+        DEFAULT_COMPACTION_RATIO_THRESHOLD_PCT,
+        DEFAULT_TARGET_FILE_SIZE_MB,
+        DEFAULT_Z_ORDER_COLUMNS,
+        MIN_VACUUM_RETENTION_HOURS,
+        DEFAULT_VACUUM_DRY_RUN,
+        DEFAULT_LATENCY_SLA_MS,
+        DEFAULT_NOTIFY_SLACK);
+  }
+}

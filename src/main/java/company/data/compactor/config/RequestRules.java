@@ -1,0 +1,114 @@
+package company.data.compactor.config;
+
+import company.data.compactor.error.Violation;
+import company.data.compactor.model.Column;
+import company.data.compactor.model.TableSchema;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The rules a request must satisfy. Each method returns every violation it finds (empty when the
+ * request is fine); callers refuse the run before touching anything when any is returned.
+ */
+public final class RequestRules {
+
+  private RequestRules() {}
+
+  /** Rules that need no table: ranges and shapes of the values. */
+  public static List<Violation> violations(MaintenanceRequest request) {
+    List<Violation> found = new ArrayList<>();
+    if (request.tableUri().isBlank()) {
+      found.add(violation(InputKey.TABLE_URI, request.tableUri(), "must not be blank"));
+    } else if (!TableUris.isSupported(request.tableUri())) {
+      found.add(
+          violation(
+              InputKey.TABLE_URI,
+              request.tableUri(),
+              "must be a local path, a file: URI or an s3://bucket/path URI"));
+    }
+    if (!(request.smallFileThresholdMb() > 0)) {
+      found.add(violation(InputKey.SMALL_FILE_THRESHOLD_MB, request.smallFileThresholdMb(), "must be > 0"));
+    }
+    double ratio = request.compactionRatioThresholdPct();
+    if (!(ratio > 0 && ratio <= 100)) {
+      found.add(
+          violation(InputKey.COMPACTION_RATIO_THRESHOLD_PCT, ratio, "must be > 0 and <= 100"));
+    }
+    if (!(request.targetFileSizeMb() > 0)) {
+      found.add(violation(InputKey.TARGET_FILE_SIZE_MB, request.targetFileSizeMb(), "must be > 0"));
+    }
+    if (request.vacuumRetentionHours() < MaintenanceRequest.MIN_VACUUM_RETENTION_HOURS) {
+      found.add(
+          violation(
+              InputKey.VACUUM_RETENTION_HOURS,
+              request.vacuumRetentionHours(),
+              "must be >= "
+                  + MaintenanceRequest.MIN_VACUUM_RETENTION_HOURS
+                  + " (7 days); shorter retention can delete files that readers and time travel"
+                  + " still need, and there is no override"));
+    }
+    if (!(request.latencySlaMs() > 0) || Double.isInfinite(request.latencySlaMs())) {
+      found.add(violation(InputKey.LATENCY_SLA_MS, request.latencySlaMs(), "must be > 0"));
+    }
+    Set<String> seen = new HashSet<>();
+    for (String column : request.zOrderColumns()) {
+      if (column.isBlank()) {
+        found.add(violation(InputKey.Z_ORDER_COLUMNS, request.zOrderColumns(), "must not contain blank names"));
+      } else if (!seen.add(column)) {
+        found.add(
+            violation(
+                InputKey.Z_ORDER_COLUMNS,
+                request.zOrderColumns(),
+                "must not name " + column + " twice"));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Rules that need the loaded table: each {@code z_order_columns} entry exists and is not a
+   * partition column.
+   */
+  public static List<Violation> violationsAgainst(MaintenanceRequest request, TableSchema schema) {
+    List<Violation> found = new ArrayList<>();
+    String known = schema.columns().stream().map(Column::name).collect(Collectors.joining(", "));
+    for (String column : request.zOrderColumns()) {
+      if (schema.column(column).isEmpty()) {
+        found.add(
+            violation(
+                InputKey.Z_ORDER_COLUMNS,
+                request.zOrderColumns(),
+                column
+                    + " is not a column of the table (columns: "
+                    + known
+                    + "); name existing columns, or pass an empty list for bin-packing only"));
+      } else if (schema.isPartitionColumn(column)) {
+        found.add(
+            violation(
+                InputKey.Z_ORDER_COLUMNS,
+                request.zOrderColumns(),
+                column
+                    + " is a partition column; every file holds one value of it, so it cannot be"
+                    + " clustered"));
+      }
+    }
+    return found;
+  }
+
+  static Violation violation(InputKey key, Object value, String rule) {
+    return new Violation(key.key(), render(value), rule);
+  }
+
+  static String render(Object value) {
+    if (value instanceof Double d && d == Math.rint(d) && !Double.isInfinite(d)) {
+      return String.valueOf(d.longValue());
+    }
+    if (value instanceof List<?> list) {
+      return list.stream().map(String::valueOf).collect(Collectors.joining(",", "[", "]"));
+    }
+    return String.valueOf(value);
+  }
+}

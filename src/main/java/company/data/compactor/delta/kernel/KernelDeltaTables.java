@@ -1,0 +1,122 @@
+package company.data.compactor.delta.kernel;
+
+import company.data.compactor.delta.DeltaTables;
+import company.data.compactor.error.Errors;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.Storage;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
+import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/** {@link DeltaTables} on Delta kernel, reading through the storage port. */
+public final class KernelDeltaTables implements DeltaTables {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Storage storage;
+  private final Engine engine;
+
+  /** Reads tables on {@code storage}. */
+  public KernelDeltaTables(Storage storage) {
+    this.storage = storage;
+    this.engine = KernelEngines.over(storage);
+  }
+
+  @Override
+  public boolean exists(TableLocation location) {
+    try {
+      return storage.listFrom(location.child("_delta_log/0")).stream()
+          .anyMatch(o -> o.name().matches("\\d{20}\\.(json|checkpoint.*\\.parquet)"));
+    } catch (java.io.FileNotFoundException e) {
+      return false;
+    } catch (IOException e) {
+      throw Errors.operationFailed("listing the log of " + location, e);
+    }
+  }
+
+  @Override
+  public TableSnapshot loadLatest(TableLocation location) {
+    Snapshot snapshot = load(location);
+    TableSchema schema = KernelTypes.toModel(snapshot.getSchema(), snapshot.getPartitionColumnNames());
+    List<DataFile> files = new ArrayList<>();
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            files.add(toDataFile(rows.next(), schema.partitionColumns()));
+          }
+        }
+      }
+    } catch (KernelException | UncheckedIOException e) {
+      throw Errors.operationFailed(
+          "listing the active files of " + location + " at version " + snapshot.getVersion(), e);
+    } catch (IOException e) {
+      throw Errors.operationFailed("closing the file listing of " + location, e);
+    }
+    return new TableSnapshot(
+        location, snapshot.getVersion(), schema, files, snapshot.getTableProperties());
+  }
+
+  private Snapshot load(TableLocation location) {
+    try {
+      return TableManager.loadSnapshot(location.uri()).build(engine);
+    } catch (TableNotFoundException e) {
+      throw Errors.tableNotFound(location, e);
+    } catch (UnsupportedTableFeatureException | UnsupportedProtocolVersionException e) {
+      throw Errors.unsupportedTable(location, e.getMessage());
+    } catch (KernelException | UncheckedIOException e) {
+      throw Errors.operationFailed("loading the latest snapshot of " + location, e);
+    }
+  }
+
+  private static DataFile toDataFile(Row scanFile, List<String> partitionColumns) {
+    FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
+    PartitionValues partition =
+        PartitionValues.of(partitionColumns, InternalScanFileUtils.getPartitionValues(scanFile));
+    return new DataFile(
+        status.getPath(),
+        status.getSize(),
+        partition,
+        numRecords(scanFile),
+        status.getModificationTime());
+  }
+
+  private static OptionalLong numRecords(Row scanFile) {
+    Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+    int statsIndex = add.getSchema().indexOf("stats");
+    if (statsIndex < 0 || add.isNullAt(statsIndex)) {
+      return OptionalLong.empty();
+    }
+    try {
+      JsonNode stats = JSON.readTree(add.getString(statsIndex));
+      JsonNode count = stats.get("numRecords");
+      return count != null && count.canConvertToLong()
+          ? OptionalLong.of(count.asLong())
+          : OptionalLong.empty();
+    } catch (IOException e) {
+      // Unreadable stats only cost us the row count; the file itself is still listed.
+      return OptionalLong.empty();
+    }
+  }
+}

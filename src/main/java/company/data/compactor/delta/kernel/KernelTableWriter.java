@@ -1,0 +1,136 @@
+package company.data.compactor.delta.kernel;
+
+import company.data.compactor.delta.TableWriter;
+import company.data.compactor.error.Errors;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
+import company.data.compactor.storage.Storage;
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.Operation;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.expressions.Column;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.transaction.DataLayoutSpec;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@link TableWriter} on Delta kernel: blind appends with stats, one commit per call. */
+public final class KernelTableWriter implements TableWriter {
+
+  private final Engine engine;
+
+  /** Writes tables on {@code storage}. */
+  public KernelTableWriter(Storage storage) {
+    this.engine = KernelEngines.over(storage);
+  }
+
+  @Override
+  public void create(TableLocation location, TableSchema schema, Map<String, String> properties) {
+    StructType struct = KernelTypes.toKernel(schema);
+    DataLayoutSpec layout =
+        schema.partitionColumns().isEmpty()
+            ? DataLayoutSpec.noDataLayout()
+            : DataLayoutSpec.partitioned(
+                schema.partitionColumns().stream().map(Column::new).toList());
+    try {
+      Transaction txn =
+          TableManager.buildCreateTableTransaction(location.uri(), struct, KernelEngines.ENGINE_INFO)
+              .withTableProperties(properties)
+              .withDataLayoutSpec(layout)
+              .build(engine);
+      txn.commit(engine, CloseableIterable.emptyIterable());
+    } catch (KernelException | UncheckedIOException e) {
+      throw Errors.operationFailed("creating the table " + location, e);
+    }
+  }
+
+  @Override
+  public long append(TableLocation location, PartitionValues partition, List<List<Object>> rows) {
+    try {
+      Snapshot snapshot = TableManager.loadSnapshot(location.uri()).build(engine);
+      Transaction txn =
+          snapshot.buildUpdateTableTransaction(KernelEngines.ENGINE_INFO, Operation.WRITE).build(engine);
+      Row state = txn.getTransactionState(engine);
+      StructType schema = snapshot.getSchema();
+      Map<String, Literal> partitionLiterals = literals(schema, partition);
+      CloseableIterator<FilteredColumnarBatch> logical =
+          single(new FilteredColumnarBatch(RowBatch.of(schema, rows), Optional.empty()));
+      CloseableIterator<FilteredColumnarBatch> physical =
+          Transaction.transformLogicalData(engine, state, logical, partitionLiterals);
+      DataWriteContext context = Transaction.getWriteContext(engine, state, partitionLiterals);
+      CloseableIterator<DataFileStatus> written =
+          engine
+              .getParquetHandler()
+              .writeParquetFiles(
+                  context.getTargetDirectory(), physical, context.getStatisticsColumns());
+      CloseableIterator<Row> actions =
+          Transaction.generateAppendActions(engine, state, written, context);
+      TransactionCommitResult result =
+          txn.commit(engine, CloseableIterable.inMemoryIterable(actions));
+      return result.getVersion();
+    } catch (KernelException | UncheckedIOException e) {
+      throw Errors.operationFailed("appending " + rows.size() + " rows to " + location, e);
+    } catch (IOException e) {
+      throw Errors.operationFailed("writing data files of " + location, e);
+    }
+  }
+
+  private static Map<String, Literal> literals(StructType schema, PartitionValues partition) {
+    Map<String, Literal> literals = new LinkedHashMap<>();
+    partition
+        .values()
+        .forEach(
+            (column, value) -> {
+              DataType type = schema.get(column).getDataType();
+              Literal literal;
+              if (value == null) {
+                literal = Literal.ofNull(type);
+              } else if (type instanceof DateType) {
+                literal = Literal.ofDate((int) LocalDate.parse(value).toEpochDay());
+              } else {
+                literal = Literal.ofString(value);
+              }
+              literals.put(column, literal);
+            });
+    return literals;
+  }
+
+  private static <T> CloseableIterator<T> single(T item) {
+    Iterator<T> it = new ArrayList<>(List.of(item)).iterator();
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public T next() {
+        return it.next();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+}

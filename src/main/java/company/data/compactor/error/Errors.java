@@ -1,0 +1,70 @@
+package company.data.compactor.error;
+
+import company.data.compactor.model.TableLocation;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Factory of every {@link CompactorException}, so messages read alike. */
+public final class Errors {
+
+  private Errors() {}
+
+  /** The request broke these rules; nothing was touched. */
+  public static CompactorException invalidRequest(List<Violation> violations) {
+    String detail =
+        violations.stream().map(Violation::describe).collect(Collectors.joining("; "));
+    String noun = violations.size() == 1 ? "rule" : "rules";
+    return new CompactorException(
+        CompactorException.Kind.INVALID_REQUEST,
+        "Invalid request, "
+            + violations.size()
+            + " "
+            + noun
+            + " broken: "
+            + detail
+            + ". Nothing was read or written; fix the values and run again.",
+        violations,
+        null);
+  }
+
+  /** No Delta table at {@code location}. */
+  public static CompactorException tableNotFound(TableLocation location, Throwable cause) {
+    return new CompactorException(
+        CompactorException.Kind.TABLE_NOT_FOUND,
+        "No Delta table at "
+            + location
+            + " (no _delta_log with a readable commit). Check table_uri, or run with"
+            + " demo_mode=true to create the demo table there.",
+        List.of(),
+        cause);
+  }
+
+  /** The table uses something the compactor will not touch. */
+  public static CompactorException unsupportedTable(TableLocation location, String why) {
+    return new CompactorException(
+        CompactorException.Kind.UNSUPPORTED_TABLE,
+        "Table " + location + " is not supported: " + why,
+        List.of(),
+        null);
+  }
+
+  /** The compactor refused an action that could lose data; {@code why} says how to proceed. */
+  public static CompactorException refused(String what, String why) {
+    return new CompactorException(
+        CompactorException.Kind.REFUSED, "Refused to " + what + ": " + why, List.of(), null);
+  }
+
+  /**
+   * Infrastructure failure, wrapped once at the adapter edge with what was being done.
+   *
+   * @param doing what the compactor was doing, e.g. "reading the log of file:/t at version 3"
+   */
+  public static CompactorException operationFailed(String doing, Throwable cause) {
+    String reason = cause == null ? "" : ": " + cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    return new CompactorException(
+        CompactorException.Kind.OPERATION_FAILED,
+        "Failed while " + doing + reason,
+        List.of(),
+        cause);
+  }
+}

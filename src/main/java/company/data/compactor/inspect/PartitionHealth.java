@@ -1,0 +1,25 @@
+package company.data.compactor.inspect;
+
+import java.util.Map;
+
+/**
+ * Fragmentation of one partition.
+ *
+ * @param partition label {@code col=value[/col=value]} or {@code unpartitioned}
+ * @param partitionValues the raw values (a SQL NULL partition is a null value)
+ * @param fileCount active files
+ * @param smallFilesCount files below the small-file threshold
+ * @param smallFileRatioPct small files as a percentage of files, 2 decimals
+ * @param avgFileSizeMb mean file size, MB, 4 decimals
+ * @param totalSizeMb sum of file sizes, MB, 4 decimals
+ * @param totalBytes sum of file sizes, bytes
+ */
+public record PartitionHealth(
+    String partition,
+    Map<String, String> partitionValues,
+    int fileCount,
+    int smallFilesCount,
+    double smallFileRatioPct,
+    double avgFileSizeMb,
+    double totalSizeMb,
+    long totalBytes) {}

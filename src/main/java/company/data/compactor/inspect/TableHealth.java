@@ -1,0 +1,36 @@
+package company.data.compactor.inspect;
+
+import java.util.List;
+
+/**
+ * Fragmentation of a whole table version, and whether it passes the compaction gate.
+ *
+ * @param tableVersion the version inspected
+ * @param partitions per-partition figures, ordered by label
+ * @param totalFiles active files
+ * @param totalSmallFiles active files below the small-file threshold
+ * @param smallFileRatioPct small files as a percentage of all files, 2 decimals (0 when empty)
+ * @param avgFileSizeMb mean file size, MB, 4 decimals
+ * @param totalSizeMb sum of file sizes, MB, 4 decimals
+ * @param totalBytes sum of file sizes, bytes
+ * @param totalRows rows counted from file stats; null when some file has no row count
+ * @param filesWithoutStats files whose stats carry no row count
+ * @param compactionRequired whether the overall ratio reaches the compaction gate
+ */
+public record TableHealth(
+    long tableVersion,
+    List<PartitionHealth> partitions,
+    int totalFiles,
+    int totalSmallFiles,
+    double smallFileRatioPct,
+    double avgFileSizeMb,
+    double totalSizeMb,
+    long totalBytes,
+    Long totalRows,
+    int filesWithoutStats,
+    boolean compactionRequired) {
+
+  public TableHealth {
+    partitions = List.copyOf(partitions);
+  }
+}

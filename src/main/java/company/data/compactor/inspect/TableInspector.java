@@ -1,0 +1,99 @@
+package company.data.compactor.inspect;
+
+import company.data.compactor.model.ByteSizes;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.TableSnapshot;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Measures small-file fragmentation of a snapshot. Pure: no I/O. */
+public final class TableInspector {
+
+  private TableInspector() {}
+
+  /**
+   * Inspects every active file of {@code snapshot}.
+   *
+   * @param smallFileThresholdBytes files strictly below this size are small
+   * @param compactionRatioThresholdPct the gate: compaction is required when the overall
+   *     small-file ratio reaches it (and there is at least one small file)
+   */
+  public static TableHealth inspect(
+      TableSnapshot snapshot, long smallFileThresholdBytes, double compactionRatioThresholdPct) {
+    Map<String, List<DataFile>> byPartition = new TreeMap<>();
+    Map<String, Map<String, String>> valuesByLabel = new LinkedHashMap<>();
+    for (DataFile file : snapshot.activeFiles()) {
+      String label = file.partition().label();
+      byPartition.computeIfAbsent(label, k -> new ArrayList<>()).add(file);
+      valuesByLabel.putIfAbsent(label, file.partition().values());
+    }
+    List<PartitionHealth> partitions = new ArrayList<>();
+    int totalSmall = 0;
+    long totalBytes = 0;
+    long totalRows = 0;
+    int withoutStats = 0;
+    for (Map.Entry<String, List<DataFile>> entry : byPartition.entrySet()) {
+      List<DataFile> files = entry.getValue();
+      int small = 0;
+      long bytes = 0;
+      for (DataFile file : files) {
+        if (isSmall(file, smallFileThresholdBytes)) {
+          small++;
+        }
+        bytes += file.sizeBytes();
+        if (file.numRecords().isPresent()) {
+          totalRows += file.numRecords().getAsLong();
+        } else {
+          withoutStats++;
+        }
+      }
+      totalSmall += small;
+      totalBytes += bytes;
+      partitions.add(
+          new PartitionHealth(
+              entry.getKey(),
+              valuesByLabel.get(entry.getKey()),
+              files.size(),
+              small,
+              ratioPct(small, files.size()),
+              mb(bytes / (double) files.size()),
+              mb(bytes),
+              bytes));
+    }
+    int totalFiles = snapshot.activeFiles().size();
+    double ratio = ratioPct(totalSmall, totalFiles);
+    return new TableHealth(
+        snapshot.version(),
+        partitions,
+        totalFiles,
+        totalSmall,
+        ratio,
+        totalFiles == 0 ? 0 : mb(totalBytes / (double) totalFiles),
+        mb(totalBytes),
+        totalBytes,
+        withoutStats == 0 ? totalRows : null,
+        withoutStats,
+        totalSmall > 0 && 100.0 * totalSmall / totalFiles >= compactionRatioThresholdPct);
+  }
+
+  /** Whether a file is below the small-file threshold. */
+  public static boolean isSmall(DataFile file, long smallFileThresholdBytes) {
+    return file.sizeBytes() < smallFileThresholdBytes;
+  }
+
+  static double ratioPct(int part, int whole) {
+    return whole == 0 ? 0 : round(100.0 * part / whole, 2);
+  }
+
+  private static double mb(double bytes) {
+    return round(bytes / ByteSizes.BYTES_PER_MB, 4);
+  }
+
+  static double round(double value, int decimals) {
+    double scale = Math.pow(10, decimals);
+    return Math.round(value * scale) / scale;
+  }
+}

@@ -1,0 +1,30 @@
+package company.data.compactor.model;
+
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * One active data file of a snapshot, as the Delta log describes it.
+ *
+ * @param path absolute path or URI of the file, unescaped
+ * @param sizeBytes file size in bytes, as logged
+ * @param partition the partition the file belongs to
+ * @param numRecords row count from the file's stats, when the writer recorded them
+ * @param modificationTimeMillis the logged modification time, epoch milliseconds
+ */
+public record DataFile(
+    String path,
+    long sizeBytes,
+    PartitionValues partition,
+    OptionalLong numRecords,
+    long modificationTimeMillis) {
+
+  public DataFile {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(partition, "partition");
+    Objects.requireNonNull(numRecords, "numRecords");
+    if (sizeBytes < 0) {
+      throw new IllegalArgumentException("negative size for " + path);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package company.data.compactor.pipeline;
+
+import company.data.compactor.delta.DeltaTables;
+import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.telemetry.TelemetrySink;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Everything the pipeline talks to, wired by an entry point (CLI, Lambda, tests).
+ *
+ * @param tables reads table snapshots
+ * @param demoSeeder writes the demo table when {@code demo_mode} is on
+ * @param telemetry keeps each run's report
+ * @param clock the run's time source
+ * @param executionIds makes a unique id per run
+ */
+public record PipelinePorts(
+    DeltaTables tables,
+    DemoSeeder demoSeeder,
+    TelemetrySink telemetry,
+    Clock clock,
+    Supplier<String> executionIds) {
+
+  public PipelinePorts {
+    Objects.requireNonNull(tables, "tables");
+    Objects.requireNonNull(demoSeeder, "demoSeeder");
+    Objects.requireNonNull(telemetry, "telemetry");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(executionIds, "executionIds");
+  }
+}

@@ -1,0 +1,48 @@
+package company.data.compactor.pipeline;
+
+import company.data.compactor.config.MaintenanceRequest;
+import company.data.compactor.inspect.TableHealth;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.report.StepOutcome;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The short human summary of a run. */
+final class Summaries {
+
+  private Summaries() {}
+
+  static String of(
+      TableLocation location, TableHealth health, List<StepOutcome> steps, MaintenanceRequest request) {
+    StringBuilder text = new StringBuilder();
+    text.append(
+        String.format(
+            Locale.ROOT,
+            "%s at version %d: %d files in %d partitions, %d small (%.2f%%), %.3f MB, %s rows.",
+            location,
+            health.tableVersion(),
+            health.totalFiles(),
+            health.partitions().size(),
+            health.totalSmallFiles(),
+            health.smallFileRatioPct(),
+            health.totalSizeMb(),
+            health.totalRows() == null ? "unknown" : String.valueOf(health.totalRows())));
+    text.append(
+        health.compactionRequired()
+            ? String.format(
+                Locale.ROOT,
+                " Compaction required (ratio reaches the %.2f%% gate).",
+                request.compactionRatioThresholdPct())
+            : " Healthy: no compaction needed.");
+    String unavailable =
+        steps.stream()
+            .filter(s -> s.status().equals("not_available"))
+            .map(StepOutcome::step)
+            .collect(Collectors.joining(", "));
+    if (!unavailable.isEmpty()) {
+      text.append(" Not in this build yet: ").append(unavailable).append(".");
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,62 @@
+package company.data.compactor.report;
+
+import company.data.compactor.inspect.PartitionHealth;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The versioned result of one run. Serialised with snake-case names ({@link ReportJson}), which are
+ * a contract: later versions add fields, never rename them.
+ *
+ * @param schemaVersion version of this document's shape, {@value #SCHEMA_VERSION}
+ * @param executionId unique id of the run
+ * @param command {@code run} or {@code inspect}
+ * @param evaluatedAt ISO-8601 UTC time the run started
+ * @param durationMs wall time of the run
+ * @param tableUri the table's normalised URI
+ * @param tableVersion the table version inspected
+ * @param demoMode whether the demo table was seeded first
+ * @param inputs the request's inputs after defaults, by snake-case name
+ * @param totalFiles active files
+ * @param totalSmallFiles active files below {@code small_file_threshold_mb}
+ * @param smallFileRatioPct small files as a percentage of files
+ * @param avgFileSizeMb mean file size in MB
+ * @param totalSizeMb total size in MB
+ * @param totalRows rows from file stats, null when some file lacks them
+ * @param filesWithoutStats files without a row count in their stats
+ * @param compactionRequired whether the small-file ratio reaches {@code
+ *     compaction_ratio_threshold_pct}
+ * @param partitions per-partition figures
+ * @param steps what each step of the run did
+ * @param summary a short human summary
+ */
+public record MaintenanceReport(
+    int schemaVersion,
+    String executionId,
+    String command,
+    String evaluatedAt,
+    long durationMs,
+    String tableUri,
+    long tableVersion,
+    boolean demoMode,
+    Map<String, Object> inputs,
+    int totalFiles,
+    int totalSmallFiles,
+    double smallFileRatioPct,
+    double avgFileSizeMb,
+    double totalSizeMb,
+    Long totalRows,
+    int filesWithoutStats,
+    boolean compactionRequired,
+    List<PartitionHealth> partitions,
+    List<StepOutcome> steps,
+    String summary) {
+
+  /** The current {@code schema_version}. */
+  public static final int SCHEMA_VERSION = 1;
+
+  public MaintenanceReport {
+    partitions = List.copyOf(partitions);
+    steps = List.copyOf(steps);
+  }
+}

@@ -1,0 +1,208 @@
+package company.data.compactor.storage;
+
+import java.io.FileNotFoundException;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * {@link Storage} on the local file system. Accepts {@code file:/abs}, {@code file:///abs} and
+ * plain absolute paths and answers with {@code file:/abs} paths. Path strings are raw (not
+ * percent-decoded), the form Delta kernel hands out.
+ */
+public final class LocalStorage implements Storage {
+
+  /** Temporary files this class writes start with this, so listings and vacuum can skip them. */
+  static final String TEMP_PREFIX = ".compactor-tmp-";
+
+  /** The local path of a storage path. */
+  public static Path toPath(String path) {
+    String raw = path;
+    if (raw.startsWith("file:")) {
+      raw = raw.substring("file:".length());
+      if (raw.startsWith("///")) {
+        raw = raw.substring(2);
+      }
+    }
+    if (!raw.startsWith("/")) {
+      throw new IllegalArgumentException("not an absolute local path: " + path);
+    }
+    return Path.of(raw);
+  }
+
+  /** The storage path of a local path. */
+  public static String toStoragePath(Path path) {
+    return "file:" + path.toAbsolutePath().normalize();
+  }
+
+  @Override
+  public List<StoredObject> listFrom(String path) throws IOException {
+    Path file = toPath(path);
+    Path dir = file.getParent();
+    String from = file.getFileName().toString();
+    if (!Files.isDirectory(dir)) {
+      throw new FileNotFoundException("No such directory: " + dir);
+    }
+    List<StoredObject> found = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (Utf8Order.compare(name, from) >= 0 && !name.startsWith(TEMP_PREFIX)) {
+          BasicFileAttributes attrs = attributes(entry);
+          if (attrs != null && attrs.isRegularFile()) {
+            found.add(toObject(entry, attrs));
+          }
+        }
+      }
+    }
+    found.sort(Comparator.comparing(StoredObject::name, Utf8Order::compare));
+    return found;
+  }
+
+  @Override
+  public List<StoredObject> listRecursively(String prefix) throws IOException {
+    Path dir = toPath(prefix);
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<StoredObject> found = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path entry : (Iterable<Path>) walk::iterator) {
+        BasicFileAttributes attrs = attributes(entry);
+        if (attrs != null && attrs.isRegularFile()) {
+          found.add(toObject(entry, attrs));
+        }
+      }
+    }
+    found.sort(Comparator.comparing(StoredObject::path, Utf8Order::compare));
+    return found;
+  }
+
+  @Override
+  public StoredObject stat(String path) throws IOException {
+    Path file = toPath(path);
+    BasicFileAttributes attrs = attributes(file);
+    if (attrs == null || !attrs.isRegularFile()) {
+      throw new FileNotFoundException("No such file: " + path);
+    }
+    return toObject(file, attrs);
+  }
+
+  @Override
+  public InputStream openFrom(String path, long offset) throws IOException {
+    Path file = toPath(path);
+    SeekableByteChannel channel;
+    try {
+      channel = Files.newByteChannel(file);
+    } catch (NoSuchFileException e) {
+      throw new FileNotFoundException("No such file: " + path);
+    }
+    channel.position(offset);
+    return Channels.newInputStream(channel);
+  }
+
+  @Override
+  public OutputStream create(String path) throws IOException {
+    Path target = toPath(path);
+    Files.createDirectories(target.getParent());
+    Path temp = tempSibling(target);
+    OutputStream out = Files.newOutputStream(temp);
+    return new FilterOutputStream(out) {
+      private boolean closed;
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        try {
+          out.close();
+          moveReplacing(temp, target);
+        } finally {
+          Files.deleteIfExists(temp);
+        }
+      }
+    };
+  }
+
+  @Override
+  public boolean putIfAbsent(String path, byte[] content) throws IOException {
+    Path target = toPath(path);
+    Files.createDirectories(target.getParent());
+    Path temp = tempSibling(target);
+    try {
+      Files.write(temp, content);
+      // link(2) fails atomically when the target exists, unlike a check-then-rename.
+      Files.createLink(target, temp);
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public void makeDirectories(String path) throws IOException {
+    Files.createDirectories(toPath(path));
+  }
+
+  @Override
+  public int deleteAll(Collection<String> paths) throws IOException {
+    int deleted = 0;
+    for (String path : paths) {
+      Files.deleteIfExists(toPath(path));
+      deleted++;
+    }
+    return deleted;
+  }
+
+  private static Path tempSibling(Path target) {
+    return target.resolveSibling(TEMP_PREFIX + UUID.randomUUID() + "-" + target.getFileName());
+  }
+
+  private static void moveReplacing(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  private static BasicFileAttributes attributes(Path file) throws IOException {
+    try {
+      return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  private static StoredObject toObject(Path file, BasicFileAttributes attrs) {
+    return new StoredObject(
+        toStoragePath(file), attrs.size(), attrs.lastModifiedTime().toMillis());
+  }
+}

@@ -1,0 +1,70 @@
+package company.data.compactor.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The storage a table lives on, addressed by full paths ({@code file:/abs/path} or {@code
+ * s3://bucket/key}). Implementations: {@link LocalStorage}; S3 plugs in behind the same contract.
+ *
+ * <p>Every method that reads a missing file throws {@link java.io.FileNotFoundException} (Delta
+ * kernel relies on exactly that type). Implementations are thread-safe; streams they return belong
+ * to the caller, who closes them.
+ */
+public interface Storage {
+
+  /**
+   * Files in the directory of {@code path} whose names sort at or after the name of {@code path}
+   * (UTF-8 byte order), sorted by name. Subdirectories are not listed.
+   *
+   * @throws java.io.FileNotFoundException if the directory does not exist
+   */
+  List<StoredObject> listFrom(String path) throws IOException;
+
+  /**
+   * Every file below the directory {@code prefix}, at any depth, sorted by path. A missing
+   * directory lists as empty.
+   */
+  List<StoredObject> listRecursively(String prefix) throws IOException;
+
+  /**
+   * Size and modification time of one file.
+   *
+   * @throws java.io.FileNotFoundException if it does not exist
+   */
+  StoredObject stat(String path) throws IOException;
+
+  /**
+   * Reads the file from byte {@code offset} to its end.
+   *
+   * @throws java.io.FileNotFoundException if it does not exist
+   */
+  InputStream openFrom(String path, long offset) throws IOException;
+
+  /**
+   * Writes a file. Its content becomes visible, whole, when the stream is closed; an existing file
+   * is replaced. Closing after a failed write may leave nothing or the old content, never a part.
+   */
+  OutputStream create(String path) throws IOException;
+
+  /**
+   * Writes {@code content} to {@code path} only if no file is there, atomically: of two racing
+   * callers exactly one gets {@code true}. This is how Delta log commits are made.
+   *
+   * @return {@code false} when a file already existed (it is left as it was)
+   */
+  boolean putIfAbsent(String path, byte[] content) throws IOException;
+
+  /** Makes sure the directory exists where storage has directories; a no-op on object stores. */
+  void makeDirectories(String path) throws IOException;
+
+  /**
+   * Deletes files; a file that is already gone counts as deleted.
+   *
+   * @return how many files were deleted or already absent
+   */
+  int deleteAll(Collection<String> paths) throws IOException;
+}
