@@ -1,0 +1,163 @@
+package company.data.compactor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.config.InputKey;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line as users call it: arguments in, exit code and streams out. */
+class CliIT {
+
+  @TempDir Path work;
+
+  private record Result(int code, String out, String err) {}
+
+  private static Result cli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void run_json_onTheDemo_printsTheBlueprintFigures_andRecordsTelemetry() throws Exception {
+    Result result = cli("run", "--work-dir", work.toString(), "--json");
+
+    assertThat(result.code()).as(result.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(result.out());
+    assertThat(report.get("schema_version").asInt()).isEqualTo(1);
+    assertThat(report.get("table_uri").asText()).isEqualTo("file:" + work.resolve("demo_delta_table"));
+    assertThat(report.get("table_version").asLong()).isEqualTo(30);
+    assertThat(report.get("total_files").asInt()).isEqualTo(30);
+    assertThat(report.get("total_small_files").asInt()).isEqualTo(30);
+    assertThat(report.get("small_file_ratio_pct").asDouble()).isEqualTo(100.0);
+    assertThat(report.get("total_rows").asLong()).isEqualTo(1500);
+    assertThat(report.get("compaction_required").asBoolean()).isTrue();
+    assertThat(report.get("partitions")).hasSize(3);
+    for (JsonNode partition : report.get("partitions")) {
+      assertThat(partition.get("file_count").asInt()).isEqualTo(10);
+      assertThat(partition.get("small_files_count").asInt()).isEqualTo(10);
+      assertThat(partition.get("small_file_ratio_pct").asDouble()).isEqualTo(100.0);
+    }
+    assertThat(result.err()).contains("30 files in 3 partitions, 30 small (100.00%)");
+
+    List<String> telemetry = Files.readAllLines(work.resolve(".delta-compactor/telemetry.jsonl"));
+    assertThat(telemetry).hasSize(1);
+    JsonNode recorded = new ObjectMapper().readTree(telemetry.get(0));
+    assertThat(recorded.get("execution_id").asText()).isEqualTo(report.get("execution_id").asText());
+    assertThat(recorded.get("total_files").asInt()).isEqualTo(30);
+  }
+
+  @Test
+  void run_invalidInputs_exit2_nameEveryViolation_andLeaveNoTableBehind() {
+    Result result =
+        cli(
+            "run", "--work-dir", work.toString(),
+            "--vacuum-retention-hours", "24",
+            "--small-file-threshold-mb", "0",
+            "--compaction-ratio-threshold-pct", "0",
+            "--target-file-size-mb", "-5");
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err())
+        .contains("4 rules broken")
+        .contains("vacuum_retention_hours=24: must be >= 168")
+        .contains("small_file_threshold_mb=0: must be > 0")
+        .contains("compaction_ratio_threshold_pct=0: must be > 0 and <= 100")
+        .contains("target_file_size_mb=-5: must be > 0");
+    assertThat(result.err().lines().count()).as("one-line error").isEqualTo(1);
+    assertThat(result.out()).isEmpty();
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
+  void run_unknownZOrderColumn_exit2_beforeSeeding() {
+    Result result = cli("run", "--work-dir", work.toString(), "--z-order-columns", "customer_id,colour");
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("colour is not a column of the table");
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
+  void run_onAMissingTableWithoutDemoMode_exit1_sayingHowToFixIt() {
+    Result result = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "absent");
+
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err())
+        .startsWith("compactor: error: No Delta table at file:" + work.resolve("absent"))
+        .contains("run with demo_mode=true");
+  }
+
+  @Test
+  void inspect_readsATableWithoutWritingAnything() throws Exception {
+    assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
+    Path telemetry = work.resolve(".delta-compactor/telemetry.jsonl");
+    long before = Files.readAllLines(telemetry).size();
+
+    Result result = cli("inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+
+    assertThat(result.code()).as(result.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(result.out());
+    assertThat(report.get("command").asText()).isEqualTo("inspect");
+    assertThat(report.get("total_files").asInt()).isEqualTo(30);
+    assertThat(report.get("demo_mode").asBoolean()).isFalse();
+    assertThat(Files.readAllLines(telemetry)).hasSize((int) before);
+    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000031.json")).doesNotExist();
+  }
+
+  @Test
+  void inspect_withoutTableUri_exit2() {
+    Result result = cli("inspect");
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("Missing required option: '--table-uri=URI'");
+  }
+
+  @Test
+  void unknownOption_exit2_withAPointerToHelp() {
+    Result result = cli("run", "--retention", "1");
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("Unknown options: '--retention', '1'").contains("compactor run --help");
+  }
+
+  @Test
+  void s3Table_isRefusedWithoutTouchingAnything_untilTheS3AdapterLands() {
+    Result result = cli("run", "--work-dir", work.toString(), "--table-uri", "s3://bucket/t");
+
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err()).contains("s3:// tables need the S3 storage adapter");
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
+  void help_listsCommands_andRunHelpListsEveryInputWithItsDefault() {
+    Result top = cli("--help");
+    assertThat(top.code()).isZero();
+    assertThat(top.out()).contains("run").contains("inspect").contains("Exit codes: 0 success, 2 invalid input");
+
+    Result run = cli("run", "--help");
+    assertThat(run.code()).isZero();
+    for (InputKey key : InputKey.values()) {
+      assertThat(run.out()).contains(key.flag());
+    }
+    assertThat(run.out()).contains("Default: 168").contains("Default: customer_id").contains("--json");
+  }
+
+  @Test
+  void noCommand_printsUsage_andExits2() {
+    Result result = cli();
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err()).contains("Usage: compactor");
+  }
+}

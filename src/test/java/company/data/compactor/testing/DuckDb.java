@@ -1,0 +1,35 @@
+package company.data.compactor.testing;
+
+import company.data.compactor.model.DataFile;
+import company.data.compactor.storage.LocalStorage;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/** An independent reader for tests: DuckDB over the local data files a snapshot lists. */
+public final class DuckDb {
+
+  private DuckDb() {}
+
+  /** Row count and sum of a double column over {@code files}, read by DuckDB. */
+  public record CountAndSum(long rows, double sum) {}
+
+  public static CountAndSum countAndSum(List<DataFile> files, String column) throws SQLException {
+    String paths =
+        files.stream()
+            .map(f -> "'" + LocalStorage.toPath(f.path()).toString().replace("'", "''") + "'")
+            .reduce((a, b) -> a + ", " + b)
+            .orElseThrow();
+    String sql =
+        "SELECT count(*), sum(\"" + column + "\") FROM read_parquet([" + paths + "], hive_partitioning=false)";
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet result = statement.executeQuery()) {
+      result.next();
+      return new CountAndSum(result.getLong(1), result.getDouble(2));
+    }
+  }
+}
