@@ -6,6 +6,7 @@ import company.data.compactor.config.RequestReader;
 import company.data.compactor.config.TableUris;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.MaintenanceReport;
+import company.data.compactor.wiring.Wiring;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -57,7 +58,7 @@ final class InspectCommand implements Callable<Integer> {
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
     MaintenanceReport report =
-        LocalWiring.pipeline(location, common.workDir()).inspectOnly(request, location);
+        Wiring.pipeline(location, common.workDir()).inspectOnly(request, location);
     Output.print(spec, common, report);
     return Main.EXIT_OK;
   }

@@ -6,6 +6,7 @@ import company.data.compactor.config.RequestReader;
 import company.data.compactor.config.TableUris;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.MaintenanceReport;
+import company.data.compactor.wiring.Wiring;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -94,7 +95,7 @@ final class RunCommand implements Callable<Integer> {
     put(inputs, InputKey.NOTIFY_SLACK, notifySlack);
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
-    MaintenanceReport report = LocalWiring.pipeline(location, common.workDir()).run(request, location);
+    MaintenanceReport report = Wiring.pipeline(location, common.workDir()).run(request, location);
     Output.print(spec, common, report);
     return Main.EXIT_OK;
   }

@@ -26,6 +26,12 @@ public final class ReportJson {
     return write(report, false);
   }
 
+  /** The report as a JSON object tree with the same names, for frameworks that serialise maps. */
+  @SuppressWarnings("unchecked")
+  public static java.util.Map<String, Object> asMap(MaintenanceReport report) {
+    return MAPPER.convertValue(report, java.util.LinkedHashMap.class);
+  }
+
   private static String write(MaintenanceReport report, boolean indent) {
     try {
       return (indent ? MAPPER.writer(SerializationFeature.INDENT_OUTPUT) : MAPPER.writer())

@@ -1,4 +1,4 @@
-package company.data.compactor.cli;
+package company.data.compactor.wiring;
 
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelTableWriter;
@@ -14,12 +14,21 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.UUID;
 
-/** Builds the pipeline for a command-line run: local storage, local telemetry file. */
-final class LocalWiring {
+/**
+ * Assembles adapters into a pipeline for the entry points ({@code cli}, {@code lambda}); nothing
+ * else imports this package.
+ */
+public final class Wiring {
 
-  private LocalWiring() {}
+  private Wiring() {}
 
-  static Storage storageFor(TableLocation location) {
+  /**
+   * The storage a location lives on.
+   *
+   * @throws company.data.compactor.error.CompactorException UNSUPPORTED_TABLE for s3:// until the
+   *     S3 adapter is part of the build
+   */
+  public static Storage storageFor(TableLocation location) {
     return switch (location.scheme()) {
       case FILE -> new LocalStorage();
       case S3 ->
@@ -30,7 +39,11 @@ final class LocalWiring {
     };
   }
 
-  static MaintenancePipeline pipeline(TableLocation location, Path workDir) {
+  /**
+   * The pipeline for one table: kernel over the location's storage, telemetry appended as JSON
+   * lines under {@code workDir}.
+   */
+  public static MaintenancePipeline pipeline(TableLocation location, Path workDir) {
     Storage storage = storageFor(location);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     return new MaintenancePipeline(
