@@ -1,0 +1,51 @@
+"""Delta Lake on Spark reads our demo table exactly, and can append to it."""
+import pytest
+from pyspark.sql import SparkSession, functions as F
+
+DELTA_SPARK = "io.delta:delta-spark_2.12:3.3.2"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("delta-compactor-interop")
+        .config("spark.jars.packages", DELTA_SPARK)
+        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def test_spark_reads_the_demo_table_exactly_and_appends(spark, compactor, report_of, tmp_path):
+    code, out, err = compactor("run", "--work-dir", str(tmp_path), "--json")
+    assert code == 0, err
+    path = str(tmp_path / "demo_delta_table")
+
+    df = spark.read.format("delta").load(path)
+    assert df.count() == 1500
+    assert df.agg(F.sum("amount")).first()[0] == 73125.0
+    assert df.select("event_id").distinct().count() == 1500
+    per_date = {r["event_date"]: r["count"] for r in df.groupBy("event_date").count().collect()}
+    assert per_date == {"2026-10-17": 500, "2026-10-18": 500, "2026-10-19": 500}
+    detail = spark.sql(f"DESCRIBE DETAIL delta.`{path}`").first()
+    assert detail["numFiles"] == 30
+    assert list(detail["partitionColumns"]) == ["event_date"]
+    assert spark.sql(f"DESCRIBE HISTORY delta.`{path}`").count() == 31
+
+    spark.createDataFrame(
+        [("EVT_S_00000", "CUST_0002", "search", 2.5, "2026-10-19")], df.schema
+    ).write.format("delta").mode("append").save(path)
+
+    code, out, err = compactor("inspect", "--table-uri", path, "--json")
+    assert code == 0, err
+    report = report_of(out)
+    assert (report["table_version"], report["total_files"], report["total_rows"]) == (31, 31, 1501)
