@@ -75,7 +75,12 @@ public final class KernelDeltaTables implements DeltaTables {
       throw Errors.operationFailed("closing the file listing of " + location, e);
     }
     return new TableSnapshot(
-        location, snapshot.getVersion(), schema, files, snapshot.getTableProperties());
+        location,
+        snapshot.getVersion(),
+        schema,
+        files,
+        snapshot.getTableProperties(),
+        features(snapshot));
   }
 
   private Snapshot load(TableLocation location) {
@@ -90,16 +95,26 @@ public final class KernelDeltaTables implements DeltaTables {
     }
   }
 
+  private static java.util.Set<String> features(Snapshot snapshot) {
+    return snapshot.getProtocol().getImplicitlyAndExplicitlySupportedFeatures().stream()
+        .map(io.delta.kernel.internal.tablefeatures.TableFeature::featureName)
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
   private static DataFile toDataFile(Row scanFile, List<String> partitionColumns) {
     FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
     PartitionValues partition =
         PartitionValues.of(partitionColumns, InternalScanFileUtils.getPartitionValues(scanFile));
+    Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+    int dvIndex = add.getSchema().indexOf("deletionVector");
     return new DataFile(
         status.getPath(),
+        InternalScanFileUtils.getFilePath(scanFile),
         status.getSize(),
         partition,
         numRecords(scanFile),
-        status.getModificationTime());
+        status.getModificationTime(),
+        dvIndex >= 0 && !add.isNullAt(dvIndex));
   }
 
   private static OptionalLong numRecords(Row scanFile) {

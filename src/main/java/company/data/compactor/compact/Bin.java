@@ -1,0 +1,33 @@
+package company.data.compactor.compact;
+
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
+import java.util.List;
+
+/**
+ * Adjacent small files of one partition that will be rewritten together.
+ *
+ * @param partition the partition all files belong to
+ * @param files the inputs, in adjacency order
+ * @param inputBytes sum of the inputs' sizes
+ * @param estimatedOutputBytes expected size of the output
+ */
+public record Bin(
+    PartitionValues partition, List<DataFile> files, long inputBytes, long estimatedOutputBytes) {
+
+  public Bin {
+    files = List.copyOf(files);
+  }
+
+  /** Rows in the inputs from their stats; -1 when some file has none. */
+  public long inputRows() {
+    long rows = 0;
+    for (DataFile file : files) {
+      if (file.numRecords().isEmpty()) {
+        return -1;
+      }
+      rows += file.numRecords().getAsLong();
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,140 @@
+package company.data.compactor.compact;
+
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableSnapshot;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Plans a compaction. Pure: a function of the snapshot's file list and the options.
+ *
+ * <ol>
+ *   <li>Scope: partitions matching {@code partition_filter}.
+ *   <li>Table gate: the small-file ratio of the files in scope reaches the threshold.
+ *   <li>Partition gate: each partition's own ratio reaches it too; healthy partitions are left
+ *       alone.
+ *   <li>Bins: within a partition, runs of adjacent candidates (commit order: modification time,
+ *       then path) filled while the expected output stays within the target size; a large file
+ *       between small ones breaks the run. Single-file bins are dropped.
+ *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes;
+ *       the rest is deferred.
+ * </ol>
+ *
+ * <p>Convergence: every output of a full bin is expected at more than the target minus one input,
+ * and a remainder bin's output cannot merge with a full one, so a second run on an unchanged table
+ * plans nothing.
+ */
+public final class CompactionPlanner {
+
+  /** Commit order of files: the order adjacency is judged in. */
+  static final Comparator<DataFile> COMMIT_ORDER =
+      Comparator.comparingLong(DataFile::modificationTimeMillis).thenComparing(DataFile::path);
+
+  private final OutputSizeModel sizes;
+
+  public CompactionPlanner(OutputSizeModel sizes) {
+    this.sizes = sizes;
+  }
+
+  /** Plans with the default output size model. */
+  public static CompactionPlan plan(TableSnapshot snapshot, CompactionOptions options) {
+    return new CompactionPlanner(OutputSizeModel.DEFAULT).planFor(snapshot, options);
+  }
+
+  /** Plans the compaction of {@code snapshot} under {@code options}. */
+  public CompactionPlan planFor(TableSnapshot snapshot, CompactionOptions options) {
+    CompactionGate gate = new CompactionGate(options);
+    Map<String, List<DataFile>> byPartition = new TreeMap<>();
+    Map<String, PartitionValues> partitionOf = new LinkedHashMap<>();
+    for (DataFile file : snapshot.activeFiles()) {
+      String label = file.partition().label();
+      byPartition.computeIfAbsent(label, k -> new ArrayList<>()).add(file);
+      partitionOf.putIfAbsent(label, file.partition());
+    }
+    List<DataFile> inScope = new ArrayList<>();
+    byPartition.forEach((label, files) -> {
+      if (options.partitionFilter().matches(partitionOf.get(label))) {
+        inScope.addAll(files);
+      }
+    });
+    boolean tableGate = gate.shouldCompact(inScope);
+
+    List<PartitionDecision> decisions = new ArrayList<>();
+    List<Bin> planned = new ArrayList<>();
+    for (Map.Entry<String, List<DataFile>> entry : byPartition.entrySet()) {
+      String label = entry.getKey();
+      List<DataFile> files = entry.getValue();
+      int small = (int) files.stream().filter(gate::isCandidate).count();
+      if (!options.partitionFilter().matches(partitionOf.get(label))) {
+        decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.FILTERED_OUT, 0));
+        continue;
+      }
+      if (!tableGate || !gate.shouldCompact(files)) {
+        decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
+        continue;
+      }
+      List<Bin> bins = binsOf(partitionOf.get(label), files, gate);
+      decisions.add(
+          new PartitionDecision(
+              label,
+              files.size(),
+              small,
+              bins.isEmpty() ? PartitionDecision.Outcome.NOTHING_TO_MERGE : PartitionDecision.Outcome.COMPACT,
+              bins.size()));
+      planned.addAll(bins);
+    }
+
+    List<Bin> now = new ArrayList<>();
+    List<Bin> deferred = new ArrayList<>();
+    long budget = options.maxBytesPerRun().orElse(Long.MAX_VALUE);
+    long used = 0;
+    for (Bin bin : planned) {
+      if (deferred.isEmpty() && used + bin.inputBytes() <= budget) {
+        now.add(bin);
+        used += bin.inputBytes();
+      } else {
+        deferred.add(bin);
+      }
+    }
+    return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions);
+  }
+
+  private List<Bin> binsOf(PartitionValues partition, List<DataFile> files, CompactionGate gate) {
+    List<DataFile> ordered = new ArrayList<>(files);
+    ordered.sort(COMMIT_ORDER);
+    List<Bin> bins = new ArrayList<>();
+    List<DataFile> current = new ArrayList<>();
+    long payload = 0;
+    for (DataFile file : ordered) {
+      if (!gate.isCandidate(file)) {
+        close(partition, current, payload, gate, bins);
+        current = new ArrayList<>();
+        payload = 0;
+        continue;
+      }
+      long more = sizes.payloadBytes(file);
+      if (!current.isEmpty() && !gate.fits(sizes.outputBytes(payload), more)) {
+        close(partition, current, payload, gate, bins);
+        current = new ArrayList<>();
+        payload = 0;
+      }
+      current.add(file);
+      payload += more;
+    }
+    close(partition, current, payload, gate, bins);
+    return bins;
+  }
+
+  private void close(
+      PartitionValues partition, List<DataFile> files, long payload, CompactionGate gate, List<Bin> bins) {
+    if (gate.isWorthRewriting(files)) {
+      long input = files.stream().mapToLong(DataFile::sizeBytes).sum();
+      bins.add(new Bin(partition, files, input, sizes.outputBytes(payload)));
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package company.data.compactor.compact;
+
+/**
+ * What the planner decided for one partition, and why.
+ *
+ * @param partition the partition label
+ * @param files active files in the partition
+ * @param smallFiles candidates among them
+ * @param outcome the decision
+ * @param bins bins planned (including deferred ones)
+ */
+public record PartitionDecision(String partition, int files, int smallFiles, Outcome outcome, int bins) {
+
+  /** Why a partition is or is not compacted. */
+  public enum Outcome {
+    /** Bins were planned. */
+    COMPACT,
+    /** Outside {@code partition_filter}. */
+    FILTERED_OUT,
+    /** Its small-file ratio is below the gate (healthy partitions are not churned). */
+    BELOW_GATE,
+    /** Small files exist but no two adjacent ones fit one target-size output. */
+    NOTHING_TO_MERGE
+  }
+}

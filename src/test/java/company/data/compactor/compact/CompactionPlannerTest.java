@@ -1,0 +1,213 @@
+package company.data.compactor.compact;
+
+import static company.data.compactor.testing.Snapshots.file;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.testing.Snapshots;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/** The bin packer with tiny sizes: threshold 100 bytes, target 300, overhead 10. */
+class CompactionPlannerTest {
+
+  private static final OutputSizeModel SIZES = new OutputSizeModel(10);
+  private static final CompactionPlanner PLANNER = new CompactionPlanner(SIZES);
+
+  private static CompactionOptions options(double ratioPct) {
+    return new CompactionOptions(100, ratioPct, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+  }
+
+  private static CompactionPlan plan(List<DataFile> files, CompactionOptions options) {
+    return PLANNER.planFor(Snapshots.partitioned(5, files), options);
+  }
+
+  private static List<List<DataFile>> binFiles(CompactionPlan plan) {
+    return plan.bins().stream().map(Bin::files).toList();
+  }
+
+  @Test
+  void adjacentSmallFiles_fillBinsUpToTheExpectedOutputSize() {
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      files.add(file("d", 60, 1));
+    }
+
+    CompactionPlan plan = plan(files, options(40));
+
+    // payload 50 each; output = payload + 10; 5 files -> 260 <= 300, a 6th would make 310.
+    assertThat(binFiles(plan)).containsExactly(files.subList(0, 5), files.subList(5, 7));
+    assertThat(plan.bins().get(0).estimatedOutputBytes()).isEqualTo(260);
+    assertThat(plan.bins().get(0).inputBytes()).isEqualTo(300);
+    assertThat(plan.readVersion()).isEqualTo(5);
+  }
+
+  @Test
+  void outputEstimate_removesPerFileOverhead_soBinsHoldMoreThanTheTargetInInputBytes() {
+    List<DataFile> files = List.of(file("d", 80, 1), file("d", 80, 1), file("d", 80, 1), file("d", 80, 1));
+
+    CompactionPlan plan = plan(files, options(40));
+
+    // Input 320 > target 300, but the expected output is 4 * 70 + 10 = 290.
+    assertThat(binFiles(plan)).containsExactly(files);
+  }
+
+  @Test
+  void aLargeFileBetweenSmallOnes_breaksAdjacency_andIsNeverTouched() {
+    DataFile a = file("d", 50, 1);
+    DataFile b = file("d", 50, 1);
+    DataFile large = file("d", 100, 1);
+    DataFile c = file("d", 50, 1);
+    DataFile d = file("d", 50, 1);
+
+    CompactionPlan plan = plan(List.of(a, b, large, c, d), options(40));
+
+    assertThat(binFiles(plan)).containsExactly(List.of(a, b), List.of(c, d));
+    assertThat(plan.bins()).allSatisfy(bin -> assertThat(bin.files()).doesNotContain(large));
+  }
+
+  @Test
+  void singleFileBins_areDropped() {
+    DataFile lonely = file("d", 50, 1);
+    DataFile large1 = file("d", 200, 1);
+    DataFile a = file("d", 50, 1);
+    DataFile b = file("d", 50, 1);
+    DataFile large2 = file("d", 200, 1);
+    DataFile alsoLonely = file("d", 50, 1);
+
+    CompactionPlan plan = plan(List.of(lonely, large1, a, b, large2, alsoLonely), options(40));
+
+    assertThat(binFiles(plan)).containsExactly(List.of(a, b));
+  }
+
+  @Test
+  void tableGate_belowTheRatio_plansNothing() {
+    List<DataFile> files = List.of(file("d", 50, 1), file("d", 50, 1), file("d", 200, 1), file("d", 200, 1), file("d", 200, 1));
+
+    CompactionPlan plan = plan(files, options(40.01));
+
+    assertThat(plan.tableGatePassed()).isFalse();
+    assertThat(plan.isEmpty()).isTrue();
+    assertThat(plan.partitions()).extracting(PartitionDecision::outcome)
+        .containsExactly(PartitionDecision.Outcome.BELOW_GATE);
+    assertThat(plan(files, options(40)).bins()).hasSize(1);
+  }
+
+  @Test
+  void healthyPartitions_areNotChurned_evenWhenTheTablePassesTheGate() {
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      files.add(file("fragmented", 50, 1));
+    }
+    files.add(file("healthy", 50, 1));
+    files.add(file("healthy", 50, 1));
+    for (int i = 0; i < 4; i++) {
+      files.add(file("healthy", 200, 1));
+    }
+
+    CompactionPlan plan = plan(files, options(50));
+
+    assertThat(plan.tableGatePassed()).isTrue(); // 6 of 10 small
+    assertThat(plan.bins()).singleElement().satisfies(bin ->
+        assertThat(bin.partition().label()).isEqualTo("event_date=fragmented"));
+    assertThat(plan.partitions())
+        .extracting(PartitionDecision::partition, PartitionDecision::outcome)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("event_date=fragmented", PartitionDecision.Outcome.COMPACT),
+            org.assertj.core.groups.Tuple.tuple("event_date=healthy", PartitionDecision.Outcome.BELOW_GATE));
+  }
+
+  @Test
+  void binsNeverMixPartitions() {
+    List<DataFile> files = List.of(file("x", 50, 1), file("y", 50, 1), file("x", 50, 1), file("y", 50, 1));
+
+    CompactionPlan plan = plan(files, options(40));
+
+    assertThat(plan.bins()).hasSize(2).allSatisfy(bin ->
+        assertThat(bin.files()).extracting(f -> f.partition().label()).containsOnly(bin.partition().label()));
+  }
+
+  @Test
+  void partitionFilter_limitsTheScope_andTheGateIsJudgedOnTheScope() {
+    List<DataFile> files = new ArrayList<>();
+    files.add(file("2026-10-17", 50, 1));
+    files.add(file("2026-10-17", 50, 1));
+    files.add(file("2026-10-18", 50, 1));
+    files.add(file("2026-10-18", 50, 1));
+    for (int i = 0; i < 10; i++) {
+      files.add(file("2026-10-16", 200, 1));
+    }
+    PartitionFilter filter =
+        PartitionFilter.parse("event_date >= '2026-10-18'", Snapshots.partitioned(0, List.of()).schema());
+    CompactionOptions options =
+        new CompactionOptions(100, 40, 300, filter, OptionalLong.empty(), Layout.BIN_PACK, List.of());
+
+    CompactionPlan plan = plan(files, options);
+
+    assertThat(plan.bins()).singleElement().satisfies(bin ->
+        assertThat(bin.partition().label()).isEqualTo("event_date=2026-10-18"));
+    assertThat(plan.partitions()).extracting(PartitionDecision::outcome)
+        .containsExactly(
+            PartitionDecision.Outcome.FILTERED_OUT,
+            PartitionDecision.Outcome.FILTERED_OUT,
+            PartitionDecision.Outcome.COMPACT);
+  }
+
+  @Test
+  void budget_takesBinsInOrder_andDefersTheRest() {
+    List<DataFile> files = new ArrayList<>();
+    for (String p : List.of("a", "b", "c")) {
+      files.add(file(p, 50, 1));
+      files.add(file(p, 50, 1));
+    }
+    CompactionOptions options =
+        new CompactionOptions(100, 40, 300, PartitionFilter.all(), OptionalLong.of(250), Layout.BIN_PACK, List.of());
+
+    CompactionPlan plan = plan(files, options);
+
+    assertThat(plan.bins()).extracting(b -> b.partition().label())
+        .containsExactly("event_date=a", "event_date=b");
+    assertThat(plan.deferred()).extracting(b -> b.partition().label()).containsExactly("event_date=c");
+    assertThat(plan.bytesToRewrite()).isEqualTo(200);
+    assertThat(plan.bytesDeferred()).isEqualTo(100);
+  }
+
+  @Test
+  void convergence_aSecondRunOnTheResult_plansNothing() {
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 13; i++) {
+      files.add(file("d", 60, 1));
+    }
+    CompactionPlan first = plan(files, options(40));
+    assertThat(first.bins()).hasSize(3); // 5 + 5 + 3
+
+    // Outputs as the estimate says (the worst case for convergence: outputs are no bigger).
+    List<DataFile> after = new ArrayList<>();
+    for (Bin bin : first.bins()) {
+      after.add(file("d", bin.estimatedOutputBytes(), bin.files().size()));
+    }
+    TableSnapshot rewritten = Snapshots.partitioned(6, after);
+
+    CompactionPlan second = PLANNER.planFor(rewritten, options(40));
+
+    assertThat(after).extracting(DataFile::sizeBytes).containsExactly(260L, 260L, 160L);
+    assertThat(second.isEmpty()).isTrue();
+  }
+
+  @Test
+  void unpartitionedTables_areOnePartition() {
+    List<DataFile> files = List.of(
+        Snapshots.unpartitionedFile(50, OptionalLong.of(3)),
+        Snapshots.unpartitionedFile(50, OptionalLong.of(4)));
+
+    CompactionPlan plan = PLANNER.planFor(Snapshots.unpartitioned(1, files), options(40));
+
+    assertThat(plan.bins()).singleElement().satisfies(bin -> {
+      assertThat(bin.partition().label()).isEqualTo("unpartitioned");
+      assertThat(bin.inputRows()).isEqualTo(7);
+    });
+  }
+}
