@@ -172,6 +172,11 @@ public final class LocalStorage implements Storage {
   }
 
   @Override
+  public java.util.Optional<Path> localFile(String path) {
+    return java.util.Optional.of(toPath(path));
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     int deleted = 0;
     for (String path : paths) {

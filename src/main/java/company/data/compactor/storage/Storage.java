@@ -62,6 +62,14 @@ public interface Storage {
   void makeDirectories(String path) throws IOException;
 
   /**
+   * The local file behind {@code path} when storage is the local disk, so engines can read it in
+   * place instead of copying it to scratch; empty for remote storage.
+   */
+  default java.util.Optional<java.nio.file.Path> localFile(String path) {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Deletes files; a file that is already gone counts as deleted.
    *
    * @return how many files were deleted or already absent

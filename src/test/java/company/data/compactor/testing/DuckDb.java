@@ -18,18 +18,37 @@ public final class DuckDb {
   public record CountAndSum(long rows, double sum) {}
 
   public static CountAndSum countAndSum(List<DataFile> files, String column) throws SQLException {
-    String paths =
-        files.stream()
-            .map(f -> "'" + LocalStorage.toPath(f.path()).toString().replace("'", "''") + "'")
-            .reduce((a, b) -> a + ", " + b)
-            .orElseThrow();
     String sql =
-        "SELECT count(*), sum(\"" + column + "\") FROM read_parquet([" + paths + "], hive_partitioning=false)";
+        "SELECT count(*), sum(\"" + column + "\") FROM read_parquet([" + paths(files) + "], hive_partitioning=false)";
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         PreparedStatement statement = connection.prepareStatement(sql);
         ResultSet result = statement.executeQuery()) {
       result.next();
       return new CountAndSum(result.getLong(1), result.getDouble(2));
     }
+  }
+
+  /**
+   * Row count and an order-independent checksum over {@code columns} (sum of row hashes), read by
+   * DuckDB independently of the compactor's own verification.
+   */
+  public static String checksum(List<DataFile> files, List<String> columns) throws SQLException {
+    String cols = String.join(", ", columns.stream().map(c -> "\"" + c + "\"").toList());
+    String sql =
+        "SELECT count(*) || ':' || CAST(sum(hash(" + cols + ")) AS VARCHAR) FROM read_parquet(["
+            + paths(files) + "], hive_partitioning=false, union_by_name=true)";
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet result = statement.executeQuery()) {
+      result.next();
+      return result.getString(1);
+    }
+  }
+
+  private static String paths(List<DataFile> files) {
+    return files.stream()
+        .map(f -> "'" + LocalStorage.toPath(f.path()).toString().replace("'", "''") + "'")
+        .reduce((a, b) -> a + ", " + b)
+        .orElseThrow();
   }
 }

@@ -1,0 +1,197 @@
+package company.data.compactor.compact.exec;
+
+import company.data.compactor.error.Errors;
+import company.data.compactor.model.Column;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Rewrites a bin of local Parquet files into files near the target size with DuckDB, and measures
+ * what verification needs: row count and an order-independent checksum (sum of row hashes over
+ * every data column) of the inputs and of the outputs, both read through the same projection.
+ * One instance holds one DuckDB connection bounded by {@link RewriteSettings}; close it.
+ */
+final class DuckDbRewriter implements AutoCloseable {
+
+  private final Connection connection;
+
+  /**
+   * Opens DuckDB with its memory, threads, spill directory and home directory bounded to
+   * {@code scratch} (Lambda has no HOME).
+   */
+  DuckDbRewriter(RewriteSettings settings, Path scratch) throws SQLException, IOException {
+    Path temp = Files.createDirectories(scratch.resolve("duckdb-temp"));
+    Path home = Files.createDirectories(scratch.resolve("duckdb-home"));
+    connection = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement s = connection.createStatement()) {
+      s.execute("SET home_directory = " + Sql.literal(home.toString()));
+      s.execute("SET temp_directory = " + Sql.literal(temp.toString()));
+      s.execute("SET memory_limit = " + Sql.literal(settings.memoryLimit()));
+      s.execute("SET threads = " + settings.threads());
+      s.execute("SET preserve_insertion_order = true");
+      // Naive timestamps in input files (e.g. Spark's INT96) are UTC instants.
+      s.execute("SET TimeZone = 'UTC'");
+    }
+  }
+
+  /** What a rewrite produced. */
+  record Result(List<Written> outputs, Checksum input, Checksum output) {
+    boolean verified() {
+      return input.equals(output);
+    }
+  }
+
+  /** One written file. */
+  record Written(Path path, long sizeBytes, long rows, String statsJson) {}
+
+  /** Row count and the sum of row hashes, as text (it is a 128-bit integer). */
+  record Checksum(long rows, String hashSum) {}
+
+  /**
+   * Writes the rows of {@code inputs} into {@code outDir}.
+   *
+   * @param orderBy SQL expressions to order rows by (Z-order); empty keeps input order
+   */
+  Result rewrite(
+      TableLocation table,
+      TableSchema schema,
+      Map<String, String> properties,
+      List<Path> inputs,
+      Path outDir,
+      long targetFileSizeBytes,
+      String compression,
+      List<String> orderBy)
+      throws SQLException, IOException {
+    String source =
+        "read_parquet(" + Sql.pathList(inputs) + ", hive_partitioning = false, union_by_name = true)";
+    Projection projection = Projection.of(table, schema, columnsOf(source));
+    if (projection.columns().isEmpty()) {
+      throw Errors.unsupportedTable(table, "it has no data columns outside its partition columns");
+    }
+    Checksum input = checksum(projection, source);
+    String order = orderBy.isEmpty() ? "" : " ORDER BY " + String.join(", ", orderBy);
+    Files.createDirectories(outDir);
+    try (Statement s = connection.createStatement()) {
+      s.execute(
+          "COPY (SELECT " + projection.selectList() + " FROM " + source + order + ") TO "
+              + Sql.literal(outDir.toString())
+              + " (FORMAT parquet, COMPRESSION " + compression
+              + ", FILE_SIZE_BYTES " + targetFileSizeBytes
+              + ", FILENAME_PATTERN 'part-{uuid}', OVERWRITE_OR_IGNORE true)");
+    }
+    List<Path> written;
+    try (Stream<Path> files = Files.list(outDir)) {
+      written = files.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
+    }
+    Checksum output =
+        written.isEmpty()
+            ? new Checksum(0, "0")
+            : checksum(projection, "read_parquet(" + Sql.pathList(written) + ", hive_partitioning = false)");
+    List<Column> statsColumns = StatsColumns.of(projection.columns(), properties);
+    List<Written> outputs = new ArrayList<>();
+    for (Path file : written) {
+      outputs.add(stats(file, statsColumns));
+    }
+    return new Result(outputs, input, output);
+  }
+
+  private Set<String> columnsOf(String source) throws SQLException {
+    Set<String> names = new HashSet<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("DESCRIBE SELECT * FROM " + source)) {
+      while (rs.next()) {
+        names.add(rs.getString("column_name"));
+      }
+    }
+    return names;
+  }
+
+  private Checksum checksum(Projection projection, String source) throws SQLException {
+    String columns =
+        String.join(", ", projection.columns().stream().map(c -> Sql.identifier(c.name())).toList());
+    String sql =
+        "SELECT count(*), CAST(coalesce(sum(hash(" + columns + ")), 0) AS VARCHAR) FROM (SELECT "
+            + projection.selectList() + " FROM " + source + ")";
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return new Checksum(rs.getLong(1), rs.getString(2));
+    }
+  }
+
+  private Written stats(Path file, List<Column> columns) throws SQLException, IOException {
+    List<String> items = new ArrayList<>();
+    items.add("count(*)");
+    for (Column column : columns) {
+      String c = Sql.identifier(column.name());
+      items.add("count(*) - count(" + c + ")");
+      items.add(minMax(column, c, "min"));
+      items.add(minMax(column, c, "max"));
+      items.add(isFloat(column) ? "count_if(isnan(" + c + ") OR isinf(" + c + "))" : "0");
+    }
+    String sql = "SELECT " + String.join(", ", items) + " FROM read_parquet(" + Sql.literal(file.toString()) + ")";
+    List<ColumnStats> stats = new ArrayList<>();
+    long rows;
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      rows = rs.getLong(1);
+      int i = 2;
+      for (Column column : columns) {
+        long nulls = rs.getLong(i);
+        Object min = value(column, rs, i + 1);
+        Object max = value(column, rs, i + 2);
+        boolean unordered = rs.getLong(i + 3) > 0;
+        i += 4;
+        stats.add(unordered ? new ColumnStats(column, null, null, nulls) : new ColumnStats(column, min, max, nulls));
+      }
+    }
+    return new Written(file, Files.size(file), rows, StatsJson.format(rows, stats));
+  }
+
+  private static boolean isFloat(Column column) {
+    return column.type().equals("float") || column.type().equals("double");
+  }
+
+  /** The aggregate for one bound, or NULL for types Delta keeps no bounds for. */
+  private static String minMax(Column column, String c, String fn) {
+    String type = column.type();
+    return switch (type) {
+      case "byte", "short", "integer", "long", "float", "double", "string" -> fn + "(" + c + ")";
+      case "date" -> "CAST(" + fn + "(" + c + ") AS VARCHAR)";
+      case "timestamp", "timestamp_ntz" -> "epoch_us(" + fn + "(" + c + "))";
+      default -> type.startsWith("decimal(") ? "CAST(" + fn + "(" + c + ") AS VARCHAR)" : "NULL";
+    };
+  }
+
+  private static Object value(Column column, ResultSet rs, int index) throws SQLException {
+    if (rs.getObject(index) == null) {
+      return null;
+    }
+    String type = column.type();
+    return switch (type) {
+      case "byte", "short", "integer", "long", "timestamp", "timestamp_ntz" -> rs.getLong(index);
+      case "float", "double" -> rs.getDouble(index);
+      case "string", "date" -> rs.getString(index);
+      default -> type.startsWith("decimal(") ? new BigDecimal(rs.getString(index)) : null;
+    };
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
+  }
+}

@@ -1,0 +1,94 @@
+package company.data.compactor.compact.exec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/**
+ * Delta's per-file statistics JSON ({@code numRecords}, {@code minValues}, {@code maxValues},
+ * {@code nullCount}), written so that every bound is safe for data skipping:
+ *
+ * <ul>
+ *   <li>strings are cut to {@value #STRING_PREFIX_LENGTH} code points, as Delta Lake does; a cut
+ *       maximum gets U+10FFFF appended so it stays above every value with that prefix;
+ *   <li>timestamps have millisecond precision: minima are floored, maxima ceiled;
+ *   <li>a column holding NaN or infinities gets no bounds (JSON cannot say them, and NaN has no
+ *       order).
+ * </ul>
+ */
+final class StatsJson {
+
+  static final int STRING_PREFIX_LENGTH = 32;
+  private static final String MAX_CODE_POINT = new String(Character.toChars(0x10FFFF));
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final DateTimeFormatter UTC_MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter LOCAL_MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+
+  private StatsJson() {}
+
+  static String format(long numRecords, List<ColumnStats> columns) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("numRecords", numRecords);
+    ObjectNode min = root.putObject("minValues");
+    ObjectNode max = root.putObject("maxValues");
+    ObjectNode nulls = root.putObject("nullCount");
+    for (ColumnStats stats : columns) {
+      String name = stats.column().name();
+      String type = stats.column().type();
+      if (stats.min() != null && stats.max() != null) {
+        put(min, name, type, stats.min(), false);
+        put(max, name, type, stats.max(), true);
+      }
+      nulls.put(name, stats.nullCount());
+    }
+    try {
+      return JSON.writeValueAsString(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stats could not be serialised", e);
+    }
+  }
+
+  private static void put(ObjectNode node, String name, String type, Object value, boolean upper) {
+    switch (type) {
+      case "byte", "short", "integer", "long" -> node.put(name, ((Number) value).longValue());
+      case "float", "double" -> node.put(name, ((Number) value).doubleValue());
+      case "string" -> node.put(name, upper ? upperBound((String) value) : lowerBound((String) value));
+      case "date" -> node.put(name, (String) value);
+      case "timestamp" -> node.put(name, UTC_MILLIS.format(millis((Long) value, upper)));
+      case "timestamp_ntz" -> node.put(name, LOCAL_MILLIS.format(millis((Long) value, upper)));
+      default -> {
+        if (type.startsWith("decimal(")) {
+          node.put(name, (BigDecimal) value);
+        }
+      }
+    }
+  }
+
+  static String lowerBound(String value) {
+    return prefix(value);
+  }
+
+  static String upperBound(String value) {
+    String prefix = prefix(value);
+    return prefix.length() == value.length() ? value : prefix + MAX_CODE_POINT;
+  }
+
+  private static String prefix(String value) {
+    if (value.codePointCount(0, value.length()) <= STRING_PREFIX_LENGTH) {
+      return value;
+    }
+    return value.substring(0, value.offsetByCodePoints(0, STRING_PREFIX_LENGTH));
+  }
+
+  private static Instant millis(long micros, boolean up) {
+    long ms = up ? Math.floorDiv(micros + 999, 1000) : Math.floorDiv(micros, 1000);
+    return Instant.ofEpochMilli(ms);
+  }
+}

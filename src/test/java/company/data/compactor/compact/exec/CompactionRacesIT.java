@@ -1,0 +1,213 @@
+package company.data.compactor.compact.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import company.data.compactor.compact.CompactionOptions;
+import company.data.compactor.compact.CompactionPlan;
+import company.data.compactor.compact.CompactionPlanner;
+import company.data.compactor.compact.CompactionResult;
+import company.data.compactor.compact.Layout;
+import company.data.compactor.compact.PartitionFilter;
+import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.delta.CommitOutcome;
+import company.data.compactor.delta.RewriteCommit;
+import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.delta.kernel.KernelTableWriter;
+import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.demo.DemoTable;
+import company.data.compactor.error.CompactorException;
+import company.data.compactor.model.ByteSizes;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.testing.DuckDb;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Compaction racing other writers. Each test plans at version 30, lets another writer commit, then
+ * executes the stale plan, and asserts the exact rows afterwards.
+ */
+class CompactionRacesIT {
+
+  private static final List<String> DATA_COLUMNS = List.of("event_id", "customer_id", "event_type", "amount");
+  private static final String FIRST_DAY = "event_date=2026-10-17";
+
+  @TempDir Path dir;
+
+  private final LocalStorage storage = new LocalStorage();
+  private final KernelDeltaTables tables = new KernelDeltaTables(storage);
+  private final KernelTableWriter writer = new KernelTableWriter(storage);
+  private TableLocation location;
+  private TableSnapshot seeded;
+
+  @BeforeEach
+  void seed() {
+    location = TableLocation.parse("demo", dir);
+    new DemoSeeder(storage, tables, writer).seed(location);
+    seeded = tables.loadLatest(location);
+  }
+
+  private static CompactionOptions options() {
+    return new CompactionOptions(
+        ByteSizes.mbToBytes(128), 40.0, ByteSizes.mbToBytes(128), PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+  }
+
+  private CompactionExecutor executor(Storage through) {
+    return new CompactionExecutor(
+        through, new KernelRewriteCommitter(through, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC());
+  }
+
+  private List<Path> parquetFilesIn(String partition) throws IOException {
+    try (Stream<Path> files = Files.list(dir.resolve("demo").resolve(partition))) {
+      return files.filter(p -> p.toString().endsWith(".parquet")).toList();
+    }
+  }
+
+  @Test
+  void concurrentAppendToTheSamePartition_bothSurvive() throws Exception {
+    CompactionPlan plan = CompactionPlanner.plan(seeded, options());
+    writer.append(location, DemoTable.partitionOf(0), DemoTable.rowsOf(30));
+
+    CompactionResult result = executor(storage).execute(plan, seeded);
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(result.partitions()).extracting(PartitionResult::status).containsOnly(PartitionResult.Status.COMMITTED);
+    assertThat(after.version()).isEqualTo(34);
+    assertThat(after.activeFiles()).hasSize(4);
+    assertThat(DuckDb.countAndSum(after.activeFiles(), "amount").rows()).isEqualTo(1550);
+    String expected = DuckDb.checksum(
+        Stream.concat(seeded.activeFiles().stream(), tables.loadLatest(location).activeFiles().stream()
+            .filter(f -> f.numRecords().getAsLong() == 50)).toList(), DATA_COLUMNS);
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected).startsWith("1550:");
+  }
+
+  @Test
+  void concurrentDeleteOfOneInput_abortsThatPartition_noRowLostOrDuplicated() throws Exception {
+    CompactionPlan plan = CompactionPlanner.plan(seeded, options());
+    DataFile victim = seeded.activeFiles().stream().filter(f -> f.partition().label().equals(FIRST_DAY)).findFirst().orElseThrow();
+    CommitOutcome delete =
+        new KernelRewriteCommitter(storage, Clock.systemUTC())
+            .commitRewrite(new RewriteCommit(location, 30, List.of(victim), List.of(), "DELETE", Map.of(), Map.of()));
+    assertThat(delete).isInstanceOf(CommitOutcome.Committed.class);
+    List<DataFile> survivors = seeded.activeFiles().stream().filter(f -> !f.equals(victim)).toList();
+    String expected = DuckDb.checksum(survivors, DATA_COLUMNS);
+
+    CompactionResult result = executor(storage).execute(plan, seeded);
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(result.partitions())
+        .filteredOn(p -> p.partition().equals(FIRST_DAY))
+        .singleElement()
+        .satisfies(p -> {
+          assertThat(p.status()).isEqualTo(PartitionResult.Status.CONFLICTED);
+          assertThat(p.detail()).contains("the new files were deleted");
+        });
+    assertThat(result.filesRemoved()).isEqualTo(20);
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected).startsWith("1450:");
+    assertThat(after.activeFiles()).filteredOn(f -> f.partition().label().equals(FIRST_DAY)).hasSize(9);
+    assertThat(parquetFilesIn(FIRST_DAY)).as("our rewritten file was deleted, the originals stay").hasSize(10);
+  }
+
+  @Test
+  void secondCompactionOfTheSameFiles_conflicts_andTheTableHoldsEachRowOnce() throws Exception {
+    CompactionPlan first = CompactionPlanner.plan(seeded, options());
+    CompactionPlan second = CompactionPlanner.plan(seeded, options());
+    String expected = DuckDb.checksum(seeded.activeFiles(), DATA_COLUMNS);
+
+    executor(storage).execute(first, seeded);
+    CompactionResult late = executor(storage).execute(second, seeded);
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(late.partitions()).extracting(PartitionResult::status).containsOnly(PartitionResult.Status.CONFLICTED);
+    assertThat(late.compacted()).isFalse();
+    assertThat(after.version()).isEqualTo(33);
+    assertThat(after.activeFiles()).hasSize(3);
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected).startsWith("1500:");
+    for (String partition : List.of("event_date=2026-10-17", "event_date=2026-10-18", "event_date=2026-10-19")) {
+      assertThat(parquetFilesIn(partition)).as("10 originals + 1 output, the loser's output deleted").hasSize(11);
+    }
+  }
+
+  @Test
+  void crashBetweenUploadAndCommit_leavesTheTableReadableAndUnchanged() throws Exception {
+    String expected = DuckDb.checksum(seeded.activeFiles(), DATA_COLUMNS);
+    Storage crashing = new CrashOnCommit(storage);
+
+    CompactorException e =
+        catchThrowableOfType(
+            CompactorException.class,
+            () -> executor(crashing).execute(CompactionPlanner.plan(seeded, options()), seeded));
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(e.kind()).isEqualTo(CompactorException.Kind.OPERATION_FAILED);
+    assertThat(e.getMessage()).contains("committing a rewrite of " + location.uri());
+    assertThat(after.version()).isEqualTo(30);
+    assertThat(after.activeFiles()).containsExactlyInAnyOrderElementsOf(seeded.activeFiles());
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected);
+    assertThat(parquetFilesIn(FIRST_DAY)).as("the upload stays, untracked, for vacuum").hasSize(11);
+  }
+
+  /** Storage whose log commits fail, as if the process died between upload and commit. */
+  private record CrashOnCommit(Storage delegate) implements Storage {
+    @Override
+    public boolean putIfAbsent(String path, byte[] content) throws IOException {
+      if (path.contains("/_delta_log/")) {
+        throw new IOException("injected crash before the commit file was written");
+      }
+      return delegate.putIfAbsent(path, content);
+    }
+
+    @Override
+    public List<company.data.compactor.storage.StoredObject> listFrom(String path) throws IOException {
+      return delegate.listFrom(path);
+    }
+
+    @Override
+    public List<company.data.compactor.storage.StoredObject> listRecursively(String prefix) throws IOException {
+      return delegate.listRecursively(prefix);
+    }
+
+    @Override
+    public company.data.compactor.storage.StoredObject stat(String path) throws IOException {
+      return delegate.stat(path);
+    }
+
+    @Override
+    public InputStream openFrom(String path, long offset) throws IOException {
+      return delegate.openFrom(path, offset);
+    }
+
+    @Override
+    public OutputStream create(String path) throws IOException {
+      return delegate.create(path);
+    }
+
+    @Override
+    public void makeDirectories(String path) throws IOException {
+      delegate.makeDirectories(path);
+    }
+
+    @Override
+    public int deleteAll(Collection<String> paths) throws IOException {
+      return delegate.deleteAll(paths);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package company.data.compactor.compact.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.compact.CompactionOptions;
+import company.data.compactor.compact.CompactionPlan;
+import company.data.compactor.compact.CompactionPlanner;
+import company.data.compactor.compact.CompactionResult;
+import company.data.compactor.compact.Layout;
+import company.data.compactor.compact.PartitionFilter;
+import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.delta.kernel.TypedTables;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.DuckDb;
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every Delta primitive type plus arrays, structs, maps and NULLs survive a rewrite exactly. */
+class TypedCompactionIT {
+
+  private static final List<String> COLUMNS =
+      List.of("b", "s", "i", "l", "f", "d", "dec", "bool", "str", "bin", "dt", "ts", "ts_ntz", "arr", "st", "m");
+
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("b", ByteType.BYTE)
+          .add("s", ShortType.SHORT)
+          .add("i", IntegerType.INTEGER)
+          .add("l", LongType.LONG)
+          .add("f", FloatType.FLOAT)
+          .add("d", DoubleType.DOUBLE)
+          .add("dec", new DecimalType(18, 4))
+          .add("bool", BooleanType.BOOLEAN)
+          .add("str", StringType.STRING)
+          .add("bin", BinaryType.BINARY)
+          .add("dt", DateType.DATE)
+          .add("ts", TimestampType.TIMESTAMP)
+          .add("ts_ntz", TimestampNTZType.TIMESTAMP_NTZ)
+          .add("arr", new ArrayType(IntegerType.INTEGER, true))
+          .add("st", new StructType().add("x", IntegerType.INTEGER).add("y", StringType.STRING))
+          .add("m", new MapType(StringType.STRING, IntegerType.INTEGER, true))
+          .add("p", StringType.STRING);
+
+  /** Rows {@code from..from+n}; every 5th row is NULL in every column. */
+  private static String rows(int from, int n) {
+    return "SELECT"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE CAST(r % 100 - 50 AS TINYINT) END AS b,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE CAST(r * 7 AS SMALLINT) END AS s,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE CAST(r * 1000 AS INTEGER) END AS i,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE CAST(r AS BIGINT) * 3000000000 END AS l,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE CAST(r / 3.0 AS FLOAT) END AS f,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE r / 7.0 END AS d,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE CAST(r * 1.2345 - 99 AS DECIMAL(18,4)) END AS dec,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE r % 2 = 0 END AS bool,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE 'zürich-東京-' || repeat('x', 25) || r END AS str,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE encode('bytes' || r) END AS bin,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE DATE '1969-07-20' + CAST(r AS INTEGER) END AS dt,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE TIMESTAMPTZ '1965-03-01 12:00:00.123456+00' + to_microseconds(r * 1000003) END AS ts,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE TIMESTAMP '2030-01-01 00:00:00.000001' + to_microseconds(r * 999) END AS ts_ntz,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE [CAST(r AS INTEGER), NULL, CAST(r + 1 AS INTEGER)] END AS arr,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE {'x': CAST(r AS INTEGER), 'y': CASE WHEN r % 3 = 0 THEN NULL ELSE 'y' || r END} END AS st,"
+        + " CASE WHEN r % 5 = 0 THEN NULL ELSE MAP {'k' || r: CAST(r AS INTEGER), 'n': NULL} END AS m"
+        + " FROM range(" + from + ", " + (from + n) + ") t(r)";
+  }
+
+  @TempDir Path dir;
+
+  @Test
+  void everyTypeAndNull_compactsWithIdenticalChecksum_andTimestampsKeepTheirKind() throws Exception {
+    LocalStorage storage = new LocalStorage();
+    TableLocation location = TableLocation.parse("typed", dir);
+    TypedTables typed = new TypedTables();
+    typed.create(location, SCHEMA, "p");
+    for (int i = 0; i < 6; i++) {
+      typed.append(location, "p", i % 2 == 0 ? "a" : "b", rows(i * 40, 40), "in-" + i);
+    }
+    KernelDeltaTables tables = new KernelDeltaTables(storage);
+    TableSnapshot before = tables.loadLatest(location);
+    String checksum = DuckDb.checksum(before.activeFiles(), COLUMNS);
+
+    CompactionOptions options =
+        new CompactionOptions(1 << 20, 40, 128 << 20, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    CompactionPlan plan = CompactionPlanner.plan(before, options);
+    CompactionResult result =
+        new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC())
+            .execute(plan, before);
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(result.filesRemoved()).isEqualTo(6);
+    assertThat(after.activeFiles()).hasSize(2);
+    assertThat(DuckDb.checksum(after.activeFiles(), COLUMNS)).isEqualTo(checksum).startsWith("240:");
+    assertThat(after.activeFiles()).allSatisfy(f -> assertThat(f.numRecords()).hasValue(120));
+
+    Map<String, String> logical = parquetLogicalTypes(after.activeFiles().get(0));
+    assertThat(logical.get("ts")).contains("isAdjustedToUTC=1");
+    assertThat(logical.get("ts_ntz")).contains("isAdjustedToUTC=0");
+  }
+
+  @Test
+  void stats_boundEveryValue_withTruncatedStringsAndMillisecondTimestamps() throws Exception {
+    LocalStorage storage = new LocalStorage();
+    TableLocation location = TableLocation.parse("typed", dir);
+    TypedTables typed = new TypedTables();
+    typed.create(location, SCHEMA, "p");
+    typed.append(location, "p", "a", rows(1, 40), "in-0");
+    typed.append(location, "p", "a", rows(41, 40), "in-1");
+    KernelDeltaTables tables = new KernelDeltaTables(storage);
+    TableSnapshot before = tables.loadLatest(location);
+    CompactionOptions options =
+        new CompactionOptions(1 << 20, 40, 128 << 20, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC())
+        .execute(CompactionPlanner.plan(before, options), before);
+
+    String addLine = java.nio.file.Files.readAllLines(dir.resolve("typed/_delta_log/%020d.json".formatted(3))).stream()
+        .filter(l -> l.contains("\"add\"")).findFirst().orElseThrow();
+    JsonNode stats = new ObjectMapper().readTree(new ObjectMapper().readTree(addLine).get("add").get("stats").asText());
+
+    assertThat(stats.get("numRecords").asLong()).isEqualTo(80);
+    assertThat(stats.get("nullCount").get("i").asLong()).isEqualTo(16);
+    assertThat(stats.get("minValues").get("i").asLong()).isEqualTo(1000);
+    assertThat(stats.get("maxValues").get("i").asLong()).isEqualTo(79000);
+    assertThat(stats.get("minValues").get("dec").decimalValue()).isEqualByComparingTo("-97.7655");
+    assertThat(stats.get("minValues").get("dt").asText()).isEqualTo("1969-07-21");
+    // 12:00:00.123456 + r * 1.000003 s, r = 1..79: the minimum floored, the maximum (…19.123693) ceiled.
+    assertThat(stats.get("minValues").get("ts").asText()).isEqualTo("1965-03-01T12:00:01.123Z");
+    assertThat(stats.get("maxValues").get("ts").asText()).isEqualTo("1965-03-01T12:01:19.124Z");
+    assertThat(stats.get("minValues").get("ts_ntz").asText()).isEqualTo("2030-01-01T00:00:00.001");
+    // Every value is longer than 32 code points and shares the first 32.
+    String prefix = "zürich-東京-" + "x".repeat(22);
+    assertThat(stats.get("minValues").get("str").asText()).isEqualTo(prefix);
+    assertThat(stats.get("maxValues").get("str").asText()).isEqualTo(prefix + new String(Character.toChars(0x10FFFF)));
+    assertThat(stats.get("minValues").has("bool")).isFalse();
+    assertThat(stats.get("minValues").has("arr")).isFalse();
+    assertThat(stats.get("nullCount").get("bin").asLong()).isEqualTo(16);
+  }
+
+  private static Map<String, String> parquetLogicalTypes(DataFile file) throws Exception {
+    Map<String, String> types = new HashMap<>();
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(
+            "SELECT name, CAST(logical_type AS VARCHAR) FROM parquet_schema('" + LocalStorage.toPath(file.path()) + "')")) {
+      while (rs.next()) {
+        types.put(rs.getString(1), rs.getString(2));
+      }
+    }
+    return types;
+  }
+}
