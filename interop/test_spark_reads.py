@@ -1,4 +1,4 @@
-"""Delta Lake on Spark reads our demo table exactly, and can append to it."""
+"""Delta Lake on Spark reads our compacted demo table exactly, and can append to it."""
 import pytest
 from pyspark.sql import SparkSession, functions as F
 
@@ -25,7 +25,7 @@ def spark():
     session.stop()
 
 
-def test_spark_reads_the_demo_table_exactly_and_appends(spark, compactor, report_of, tmp_path):
+def test_spark_reads_the_compacted_demo_table_exactly_and_appends(spark, compactor, report_of, tmp_path):
     code, out, err = compactor("run", "--work-dir", str(tmp_path), "--json")
     assert code == 0, err
     path = str(tmp_path / "demo_delta_table")
@@ -37,9 +37,11 @@ def test_spark_reads_the_demo_table_exactly_and_appends(spark, compactor, report
     per_date = {r["event_date"]: r["count"] for r in df.groupBy("event_date").count().collect()}
     assert per_date == {"2026-10-17": 500, "2026-10-18": 500, "2026-10-19": 500}
     detail = spark.sql(f"DESCRIBE DETAIL delta.`{path}`").first()
-    assert detail["numFiles"] == 30
+    assert detail["numFiles"] == 3
     assert list(detail["partitionColumns"]) == ["event_date"]
-    assert spark.sql(f"DESCRIBE HISTORY delta.`{path}`").count() == 31
+    history = spark.sql(f"DESCRIBE HISTORY delta.`{path}`")
+    assert history.count() == 34
+    assert history.filter("operation = 'OPTIMIZE'").count() == 3
 
     spark.createDataFrame(
         [("EVT_S_00000", "CUST_0002", "search", 2.5, "2026-10-19")], df.schema
@@ -48,4 +50,4 @@ def test_spark_reads_the_demo_table_exactly_and_appends(spark, compactor, report
     code, out, err = compactor("inspect", "--table-uri", path, "--json")
     assert code == 0, err
     report = report_of(out)
-    assert (report["table_version"], report["total_files"], report["total_rows"]) == (31, 31, 1501)
+    assert (report["table_version"], report["total_files"], report["total_rows"]) == (34, 4, 1501)

@@ -45,6 +45,9 @@ final class CliLogging {
     Logger.getLogger("company.data.compactor").setLevel(Level.parse(level));
     // Kernel warns on every load of a table that has no checkpoint yet; that is normal here.
     Logger.getLogger("io.delta.kernel.internal.snapshot.SnapshotManager").setLevel(Level.SEVERE);
+    // Kernel warns with a stack trace each time a commit rebases over another commit, including
+    // the compactor's own earlier partition commits; the outcome is what we report.
+    Logger.getLogger("io.delta.kernel.internal.TransactionImpl").setLevel(Level.SEVERE);
   }
 
   private static String shortName(String name) {

@@ -58,7 +58,7 @@ final class InspectCommand implements Callable<Integer> {
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
     MaintenanceReport report =
-        Wiring.pipeline(location, common.workDir()).inspectOnly(request, location);
+        Wiring.pipeline(location, common.workDir(), Wiring.rewriteSettings(System.getenv())).inspectOnly(request, location);
     Output.print(spec, common, report);
     return Main.EXIT_OK;
   }

@@ -1,6 +1,9 @@
 package company.data.compactor.cli;
 
-import company.data.compactor.inspect.PartitionHealth;
+import company.data.compactor.report.CompactionPartitionReport;
+import company.data.compactor.report.CompactionReport;
+import company.data.compactor.report.PartitionReport;
+import company.data.compactor.report.PlanPartitionReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
 import java.util.Locale;
@@ -36,7 +39,7 @@ final class ReportText {
             "ratio%",
             "avg MB",
             "total MB"));
-    for (PartitionHealth p : report.partitions()) {
+    for (PartitionReport p : report.partitions()) {
       out.append(
           String.format(
               Locale.ROOT,
@@ -48,9 +51,38 @@ final class ReportText {
               p.avgFileSizeMb(),
               p.totalSizeMb()));
     }
+    if (report.compaction() != null) {
+      out.append(System.lineSeparator()).append(compaction(report.compaction()));
+    }
     out.append(System.lineSeparator());
     for (StepOutcome step : report.steps()) {
       out.append(String.format(Locale.ROOT, "%-8s %-13s %s%n", step.step(), step.status(), step.detail()));
+    }
+    return out.toString();
+  }
+
+  private static String compaction(CompactionReport c) {
+    StringBuilder out = new StringBuilder();
+    var plan = c.compactionPlan();
+    out.append(String.format(Locale.ROOT,
+        "plan       %d bins, %d files, %.4f MB to rewrite (layout %s%s); %d bins, %d bytes deferred%n",
+        plan.bins(), plan.filesToRewrite(), plan.bytesToRewrite() / 1048576.0, plan.layout(),
+        plan.partitionFilter().isEmpty() ? "" : ", filter " + plan.partitionFilter(),
+        plan.binsDeferred(), plan.bytesDeferred()));
+    for (PlanPartitionReport p : plan.partitions()) {
+      out.append(String.format(Locale.ROOT, "  %-40s %-16s files %d, small %d, bins %d%n",
+          p.partition(), p.decision(), p.files(), p.smallFiles(), p.bins()));
+    }
+    if (c.compacted() || !c.compactionPartitions().isEmpty()) {
+      out.append(String.format(Locale.ROOT,
+          "compacted  %d -> %d files (%d removed, %d added), %.4f MB in %d ms (%.1f MB/s), version %d -> %d%n",
+          c.filesBefore(), c.filesAfter(), c.filesRemoved(), c.filesAdded(), c.bytesCompactedMb(),
+          c.compactionDurationMs(), c.compactionMbPerSec(), c.versionBefore(), c.versionAfter()));
+      for (CompactionPartitionReport p : c.compactionPartitions()) {
+        out.append(String.format(Locale.ROOT, "  %-40s %-20s %d -> %d files%s%n",
+            p.partition(), p.status(), p.filesRemoved(), p.filesAdded(),
+            p.detail() == null ? "" : " (" + p.detail() + ")"));
+      }
     }
     return out.toString();
   }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Run the maintenance pipeline on one table: (demo seed,) inspect, report.",
+      "Run the maintenance pipeline on one table: (demo seed,) inspect, compact, report.",
       "Every option is a request input in kebab case, with the same default. All inputs are",
       "validated first; any broken rule is reported (all at once) and nothing is touched."
     })
@@ -80,6 +80,16 @@ final class RunCommand implements Callable<Integer> {
       description = "Send the Slack summary. Default: " + MaintenanceRequest.DEFAULT_NOTIFY_SLACK)
   String notifySlack;
 
+  @Option(names = "--partition-filter", paramLabel = "EXPR",
+      description = "Compact only partitions matching a predicate on partition columns, e.g."
+          + " \"event_date >= '2026-10-18'\". Default: every partition")
+  String partitionFilter;
+
+  @Option(names = "--max-bytes-per-run", paramLabel = "BYTES",
+      description = "Rewrite at most this many input bytes; the rest waits for the next run"
+          + " (reported as bytes_deferred). Default: no limit")
+  String maxBytesPerRun;
+
   @Override
   public Integer call() {
     Map<String, Object> inputs = new LinkedHashMap<>();
@@ -93,9 +103,11 @@ final class RunCommand implements Callable<Integer> {
     put(inputs, InputKey.VACUUM_DRY_RUN, vacuumDryRun);
     put(inputs, InputKey.LATENCY_SLA_MS, latencySlaMs);
     put(inputs, InputKey.NOTIFY_SLACK, notifySlack);
+    put(inputs, InputKey.PARTITION_FILTER, partitionFilter);
+    put(inputs, InputKey.MAX_BYTES_PER_RUN, maxBytesPerRun);
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
-    MaintenanceReport report = Wiring.pipeline(location, common.workDir()).run(request, location);
+    MaintenanceReport report = Wiring.pipeline(location, common.workDir(), Wiring.rewriteSettings(System.getenv())).run(request, location);
     Output.print(spec, common, report);
     return Main.EXIT_OK;
   }

@@ -17,7 +17,9 @@ public enum InputKey {
   VACUUM_RETENTION_HOURS,
   VACUUM_DRY_RUN,
   LATENCY_SLA_MS,
-  NOTIFY_SLACK;
+  NOTIFY_SLACK,
+  PARTITION_FILTER,
+  MAX_BYTES_PER_RUN;
 
   /** The snake-case name, e.g. {@code small_file_threshold_mb}. */
   public String key() {

@@ -25,6 +25,10 @@ import java.util.Objects;
  * @param vacuumDryRun {@code vacuum_dry_run}, default {@value #DEFAULT_VACUUM_DRY_RUN}
  * @param latencySlaMs {@code latency_sla_ms}, default {@value #DEFAULT_LATENCY_SLA_MS}
  * @param notifySlack {@code notify_slack}, default {@value #DEFAULT_NOTIFY_SLACK}
+ * @param partitionFilter {@code partition_filter}, default empty (every partition): a predicate on
+ *     partition columns limiting what compaction touches, e.g. {@code event_date >= '2026-10-18'}
+ * @param maxBytesPerRun {@code max_bytes_per_run}, default empty (no limit): input bytes one run
+ *     may rewrite; the rest waits for the next run
  */
 public record MaintenanceRequest(
     boolean demoMode,
@@ -36,7 +40,9 @@ public record MaintenanceRequest(
     int vacuumRetentionHours,
     boolean vacuumDryRun,
     double latencySlaMs,
-    boolean notifySlack) {
+    boolean notifySlack,
+    String partitionFilter,
+    java.util.OptionalLong maxBytesPerRun) {
 
   public static final boolean DEFAULT_DEMO_MODE = true;
   public static final String DEFAULT_TABLE_URI = "demo_delta_table";
@@ -52,6 +58,8 @@ public record MaintenanceRequest(
 
   public MaintenanceRequest {
     Objects.requireNonNull(tableUri, "tableUri");
+    Objects.requireNonNull(partitionFilter, "partitionFilter");
+    Objects.requireNonNull(maxBytesPerRun, "maxBytesPerRun");
     zOrderColumns = List.copyOf(zOrderColumns);
   }
 
@@ -67,6 +75,24 @@ public record MaintenanceRequest(
         MIN_VACUUM_RETENTION_HOURS,
         DEFAULT_VACUUM_DRY_RUN,
         DEFAULT_LATENCY_SLA_MS,
-        DEFAULT_NOTIFY_SLACK);
+        DEFAULT_NOTIFY_SLACK,
+        "",
+        java.util.OptionalLong.empty());
+  }
+
+  /** This request with {@code demo_mode} off (for read-only commands). */
+  public MaintenanceRequest withoutDemo() {
+    return new MaintenanceRequest(
+        false, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
+        zOrderColumns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
+        partitionFilter, maxBytesPerRun);
+  }
+
+  /** This request with other Z-order columns. */
+  public MaintenanceRequest withZOrderColumns(List<String> columns) {
+    return new MaintenanceRequest(
+        demoMode, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
+        columns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
+        partitionFilter, maxBytesPerRun);
   }
 }

@@ -54,7 +54,9 @@ public final class RequestReader {
             values.integer(InputKey.VACUUM_RETENTION_HOURS, defaults.vacuumRetentionHours()),
             values.bool(InputKey.VACUUM_DRY_RUN, defaults.vacuumDryRun()),
             values.number(InputKey.LATENCY_SLA_MS, defaults.latencySlaMs()),
-            values.bool(InputKey.NOTIFY_SLACK, defaults.notifySlack()));
+            values.bool(InputKey.NOTIFY_SLACK, defaults.notifySlack()),
+            values.string(InputKey.PARTITION_FILTER, defaults.partitionFilter()),
+            values.optionalLong(InputKey.MAX_BYTES_PER_RUN));
     // Rules are checked only on inputs that parsed, so one bad value is reported once.
     for (Violation v : RequestRules.violations(request)) {
       if (!values.malformed(v.key())) {
@@ -170,6 +172,20 @@ public final class RequestReader {
         return fallback;
       }
       return (int) parsed;
+    }
+
+    java.util.OptionalLong optionalLong(InputKey key) {
+      Object value = raw(key);
+      if (value == null || (value instanceof String s && s.isBlank())) {
+        return java.util.OptionalLong.empty();
+      }
+      try {
+        java.math.BigDecimal parsed = new java.math.BigDecimal(value.toString().strip());
+        return java.util.OptionalLong.of(parsed.longValueExact());
+      } catch (NumberFormatException | ArithmeticException e) {
+        bad(key, value, "must be a whole number of bytes");
+        return java.util.OptionalLong.empty();
+      }
     }
 
     List<String> list(InputKey key, List<String> fallback) {

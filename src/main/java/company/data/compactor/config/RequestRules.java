@@ -53,6 +53,9 @@ public final class RequestRules {
     if (!(request.latencySlaMs() > 0) || Double.isInfinite(request.latencySlaMs())) {
       found.add(violation(InputKey.LATENCY_SLA_MS, request.latencySlaMs(), "must be > 0"));
     }
+    if (request.maxBytesPerRun().isPresent() && request.maxBytesPerRun().getAsLong() <= 0) {
+      found.add(violation(InputKey.MAX_BYTES_PER_RUN, request.maxBytesPerRun().getAsLong(), "must be > 0"));
+    }
     Set<String> seen = new HashSet<>();
     for (String column : request.zOrderColumns()) {
       if (column.isBlank()) {

@@ -1,5 +1,12 @@
 package company.data.compactor.pipeline;
 
+import company.data.compactor.compact.CompactionOptions;
+import company.data.compactor.compact.CompactionPlan;
+import company.data.compactor.compact.CompactionPlanner;
+import company.data.compactor.compact.CompactionResult;
+import company.data.compactor.compact.Layout;
+import company.data.compactor.compact.PartitionFilter;
+import company.data.compactor.compact.RewriteSupport;
 import company.data.compactor.config.InputKey;
 import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.config.RequestRules;
@@ -10,7 +17,9 @@ import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.inspect.TableInspector;
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
 import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
 import java.lang.System.Logger.Level;
@@ -22,8 +31,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, and
- * report. Later steps (latency probe, compaction, vacuum) join here. Depends on ports only.
+ * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, plan
+ * and execute compaction, report. Later steps (latency probe, vacuum) join here. Depends on ports
+ * only.
  */
 public final class MaintenancePipeline {
 
@@ -39,8 +49,9 @@ public final class MaintenancePipeline {
    * Runs maintenance on the table at {@code location} and records the report in telemetry.
    *
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST (nothing touched) when
-   *     the request breaks a rule, including z-order columns the table does not have; other kinds
-   *     when the work fails
+   *     the request breaks a rule, including z-order columns or a partition filter the table does
+   *     not fit; UNSUPPORTED_TABLE (nothing written) for table features the rewrite path does not
+   *     handle; other kinds when the work fails
    */
   public MaintenanceReport run(MaintenanceRequest request, TableLocation location) {
     Instant started = ports.clock().instant();
@@ -48,37 +59,58 @@ public final class MaintenancePipeline {
     refuseIfInvalid(RequestRules.violations(request));
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {
-      // The demo schema is known before seeding, so a bad z-order column touches nothing.
-      refuseIfInvalid(RequestRules.violationsAgainst(request, DemoTable.SCHEMA));
+      // The demo schema is known before seeding, so a bad input touches nothing.
+      refuseIfInvalid(tableViolations(request, DemoTable.SCHEMA));
       long version = ports.demoSeeder().seed(location);
-      steps.add(
-          StepOutcome.done(
-              "seed",
-              "fresh demo table: "
-                  + DemoTable.APPENDS
-                  + " appends of "
-                  + DemoTable.ROWS_PER_APPEND
-                  + " rows, version "
-                  + version));
+      steps.add(StepOutcome.done("seed", "fresh demo table: " + DemoTable.APPENDS + " appends of "
+          + DemoTable.ROWS_PER_APPEND + " rows, version " + version));
     } else {
       steps.add(StepOutcome.skipped("seed", "demo_mode is false"));
     }
     TableSnapshot snapshot = ports.tables().loadLatest(location);
-    refuseIfInvalid(RequestRules.violationsAgainst(request, snapshot.schema()));
+    refuseIfInvalid(tableViolations(request, snapshot.schema()));
     TableHealth health = inspect(request, snapshot);
-    steps.add(StepOutcome.done("inspect", health.totalFiles() + " active files at version " + health.tableVersion()));
+    steps.add(inspected(health));
     steps.add(StepOutcome.notAvailable("probe", "the read-latency probe is not part of this build yet"));
-    if (health.compactionRequired()) {
-      steps.add(
-          StepOutcome.notAvailable(
-              "compact", "compaction is required but not part of this build yet; nothing was rewritten"));
+    CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, snapshot.schema()));
+    CompactionReport compaction;
+    if (plan.isEmpty()) {
+      LOG.log(Level.INFO, "nothing to compact: table={0} version={1} ({2})", location, snapshot.version(), whyNothing(request, health, plan));
+      steps.add(StepOutcome.skipped("compact", whyNothing(request, health, plan)));
+      compaction = ReportSections.notRun(health, plan);
     } else {
-      steps.add(StepOutcome.skipped("compact", gateLine(request, health)));
+      refuseUnsupportedFeatures(snapshot);
+      LOG.log(Level.INFO, "compacting: table={0} version={1} bins={2} files={3} MB={4}", location,
+          snapshot.version(), plan.bins().size(), plan.filesToRewrite(),
+          String.format(Locale.ROOT, "%.3f", ByteSizes.bytesToMb(plan.bytesToRewrite())));
+      CompactionResult result = ports.compactor().execute(plan, snapshot);
+      compaction = ReportSections.ran(health, plan, result);
+      steps.add(compacted(request, compaction));
     }
     steps.add(StepOutcome.notAvailable("vacuum", "vacuum is not part of this build yet; nothing was deleted"));
-    MaintenanceReport report = report("run", executionId, started, request, location, health, steps);
+    MaintenanceReport report = report("run", executionId, started, request, location, health, compaction, steps);
     ports.telemetry().record(report);
     return report;
+  }
+
+  /**
+   * Plans compaction of the table at {@code location} without rewriting anything or recording
+   * telemetry; {@code demo_mode} is ignored.
+   */
+  public MaintenanceReport planOnly(MaintenanceRequest request, TableLocation location) {
+    Instant started = ports.clock().instant();
+    String executionId = ports.executionIds().get();
+    MaintenanceRequest readOnly = request.withoutDemo();
+    refuseIfInvalid(RequestRules.violations(readOnly));
+    TableSnapshot snapshot = ports.tables().loadLatest(location);
+    refuseIfInvalid(tableViolations(readOnly, snapshot.schema()));
+    TableHealth health = inspect(readOnly, snapshot);
+    CompactionPlan plan = CompactionPlanner.plan(snapshot, options(readOnly, snapshot.schema()));
+    List<StepOutcome> steps = List.of(
+        inspected(health),
+        StepOutcome.done("plan", plan.isEmpty() ? whyNothing(readOnly, health, plan)
+            : plan.bins().size() + " bins of " + plan.filesToRewrite() + " files; nothing was rewritten"));
+    return report("plan", executionId, started, readOnly, location, health, ReportSections.notRun(health, plan), steps);
   }
 
   /**
@@ -88,24 +120,73 @@ public final class MaintenancePipeline {
   public MaintenanceReport inspectOnly(MaintenanceRequest request, TableLocation location) {
     Instant started = ports.clock().instant();
     String executionId = ports.executionIds().get();
-    refuseIfInvalid(RequestRules.violations(request));
+    MaintenanceRequest readOnly = request.withoutDemo();
+    refuseIfInvalid(RequestRules.violations(readOnly));
     TableSnapshot snapshot = ports.tables().loadLatest(location);
-    TableHealth health = inspect(request, snapshot);
-    List<StepOutcome> steps =
-        List.of(StepOutcome.done("inspect", health.totalFiles() + " active files at version " + health.tableVersion()));
-    MaintenanceRequest echoed =
-        new MaintenanceRequest(
-            false,
-            request.tableUri(),
-            request.smallFileThresholdMb(),
-            request.compactionRatioThresholdPct(),
-            request.targetFileSizeMb(),
-            request.zOrderColumns(),
-            request.vacuumRetentionHours(),
-            request.vacuumDryRun(),
-            request.latencySlaMs(),
-            request.notifySlack());
-    return report("inspect", executionId, started, echoed, location, health, steps);
+    TableHealth health = inspect(readOnly, snapshot);
+    return report("inspect", executionId, started, readOnly, location, health, null, List.of(inspected(health)));
+  }
+
+  private static StepOutcome inspected(TableHealth health) {
+    return StepOutcome.done("inspect", health.totalFiles() + " active files at version " + health.tableVersion());
+  }
+
+  private static StepOutcome compacted(MaintenanceRequest request, CompactionReport c) {
+    String detail = String.format(Locale.ROOT,
+        "%d files -> %d (%d removed, %d added), %.3f MB rewritten, version %d -> %d",
+        c.filesBefore(), c.filesAfter(), c.filesRemoved(), c.filesAdded(), c.bytesCompactedMb(),
+        c.versionBefore(), c.versionAfter());
+    long notCommitted = c.compactionPartitions().stream().filter(p -> !p.status().equals("committed")).count();
+    if (notCommitted > 0) {
+      detail += "; " + notCommitted + " partition(s) not committed (see compaction_partitions)";
+    }
+    if (!request.zOrderColumns().isEmpty()) {
+      detail += "; Z-order by " + request.zOrderColumns()
+          + " is not part of this build yet, so files were bin-packed (rows in input order)";
+    }
+    return StepOutcome.done("compact", detail);
+  }
+
+  private static String whyNothing(MaintenanceRequest request, TableHealth health, CompactionPlan plan) {
+    if (!plan.tableGatePassed()) {
+      return String.format(Locale.ROOT, "small-file ratio %.2f%% is below the %.2f%% gate",
+          health.smallFileRatioPct(), request.compactionRatioThresholdPct());
+    }
+    return "no partition has two adjacent small files that fit one target-size output";
+  }
+
+  private static CompactionOptions options(MaintenanceRequest request, TableSchema schema) {
+    return new CompactionOptions(
+        ByteSizes.mbToBytes(request.smallFileThresholdMb()),
+        request.compactionRatioThresholdPct(),
+        ByteSizes.mbToBytes(request.targetFileSizeMb()),
+        PartitionFilter.parse(request.partitionFilter(), schema),
+        request.maxBytesPerRun(),
+        // Z-order keys are not part of this build: every plan bin-packs.
+        Layout.BIN_PACK,
+        List.of());
+  }
+
+  /** Rules that need the table's schema: z-order columns and the partition filter. */
+  private static List<Violation> tableViolations(MaintenanceRequest request, TableSchema schema) {
+    List<Violation> found = new ArrayList<>(RequestRules.violationsAgainst(request, schema));
+    try {
+      PartitionFilter.parse(request.partitionFilter(), schema);
+    } catch (IllegalArgumentException e) {
+      found.add(new Violation(InputKey.PARTITION_FILTER.key(), request.partitionFilter(), e.getMessage()));
+    }
+    return found;
+  }
+
+  private static void refuseUnsupportedFeatures(TableSnapshot snapshot) {
+    List<String> unsupported = RewriteSupport.unsupported(snapshot.features());
+    if (!unsupported.isEmpty()) {
+      throw Errors.unsupportedTable(
+          snapshot.location(),
+          "it uses table feature(s) " + String.join(", ", unsupported)
+              + " that the rewrite path does not handle yet; nothing was written. Inspect and"
+              + " plan still work on it.");
+    }
   }
 
   private TableHealth inspect(MaintenanceRequest request, TableSnapshot snapshot) {
@@ -140,6 +221,7 @@ public final class MaintenancePipeline {
       MaintenanceRequest request,
       TableLocation location,
       TableHealth health,
+      CompactionReport compaction,
       List<StepOutcome> steps) {
     long durationMs = Math.max(0, ports.clock().millis() - started.toEpochMilli());
     return new MaintenanceReport(
@@ -160,9 +242,10 @@ public final class MaintenancePipeline {
         health.totalRows(),
         health.filesWithoutStats(),
         health.compactionRequired(),
-        health.partitions(),
+        ReportSections.partitions(health),
+        compaction,
         steps,
-        Summaries.of(location, health, steps, request));
+        Summaries.of(location, health, compaction, steps, request));
   }
 
   private static Map<String, Object> inputs(MaintenanceRequest request, TableLocation location) {
@@ -177,14 +260,9 @@ public final class MaintenancePipeline {
     inputs.put(InputKey.VACUUM_DRY_RUN.key(), request.vacuumDryRun());
     inputs.put(InputKey.LATENCY_SLA_MS.key(), request.latencySlaMs());
     inputs.put(InputKey.NOTIFY_SLACK.key(), request.notifySlack());
+    inputs.put(InputKey.PARTITION_FILTER.key(), request.partitionFilter());
+    inputs.put(InputKey.MAX_BYTES_PER_RUN.key(),
+        request.maxBytesPerRun().isPresent() ? request.maxBytesPerRun().getAsLong() : null);
     return inputs;
-  }
-
-  static String gateLine(MaintenanceRequest request, TableHealth health) {
-    return String.format(
-        Locale.ROOT,
-        "small-file ratio %.2f%% is below the %.2f%% gate",
-        health.smallFileRatioPct(),
-        request.compactionRatioThresholdPct());
   }
 }

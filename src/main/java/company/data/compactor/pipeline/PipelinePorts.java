@@ -1,5 +1,6 @@
 package company.data.compactor.pipeline;
 
+import company.data.compactor.compact.Compactor;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.telemetry.TelemetrySink;
@@ -12,6 +13,7 @@ import java.util.function.Supplier;
  *
  * @param tables reads table snapshots
  * @param demoSeeder writes the demo table when {@code demo_mode} is on
+ * @param compactor rewrites and commits compaction plans
  * @param telemetry keeps each run's report
  * @param clock the run's time source
  * @param executionIds makes a unique id per run
@@ -19,6 +21,7 @@ import java.util.function.Supplier;
 public record PipelinePorts(
     DeltaTables tables,
     DemoSeeder demoSeeder,
+    Compactor compactor,
     TelemetrySink telemetry,
     Clock clock,
     Supplier<String> executionIds) {
@@ -26,6 +29,7 @@ public record PipelinePorts(
   public PipelinePorts {
     Objects.requireNonNull(tables, "tables");
     Objects.requireNonNull(demoSeeder, "demoSeeder");
+    Objects.requireNonNull(compactor, "compactor");
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executionIds, "executionIds");

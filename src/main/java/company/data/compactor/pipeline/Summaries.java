@@ -3,6 +3,7 @@ package company.data.compactor.pipeline;
 import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.StepOutcome;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +15,11 @@ final class Summaries {
   private Summaries() {}
 
   static String of(
-      TableLocation location, TableHealth health, List<StepOutcome> steps, MaintenanceRequest request) {
+      TableLocation location,
+      TableHealth health,
+      CompactionReport compaction,
+      List<StepOutcome> steps,
+      MaintenanceRequest request) {
     StringBuilder text = new StringBuilder();
     text.append(
         String.format(
@@ -28,13 +33,17 @@ final class Summaries {
             health.smallFileRatioPct(),
             health.totalSizeMb(),
             health.totalRows() == null ? "unknown" : String.valueOf(health.totalRows())));
-    text.append(
-        health.compactionRequired()
-            ? String.format(
-                Locale.ROOT,
-                " Compaction required (ratio reaches the %.2f%% gate).",
-                request.compactionRatioThresholdPct())
-            : " Healthy: no compaction needed.");
+    if (compaction != null && compaction.compacted()) {
+      text.append(String.format(Locale.ROOT,
+          " Compacted: %d -> %d files, %.3f MB rewritten, version %d -> %d.",
+          compaction.filesBefore(), compaction.filesAfter(), compaction.bytesCompactedMb(),
+          compaction.versionBefore(), compaction.versionAfter()));
+    } else if (health.compactionRequired()) {
+      text.append(String.format(Locale.ROOT,
+          " Compaction required (ratio reaches the %.2f%% gate).", request.compactionRatioThresholdPct()));
+    } else {
+      text.append(" Healthy: no compaction needed.");
+    }
     String unavailable =
         steps.stream()
             .filter(s -> s.status().equals("not_available"))

@@ -1,6 +1,6 @@
 package company.data.compactor.report;
 
-import company.data.compactor.inspect.PartitionHealth;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +27,8 @@ import java.util.Map;
  * @param compactionRequired whether the small-file ratio reaches {@code
  *     compaction_ratio_threshold_pct}
  * @param partitions per-partition figures
+ * @param compaction what compaction planned and did (fields unwrapped to the top level); null for
+ *     {@code inspect}
  * @param steps what each step of the run did
  * @param summary a short human summary
  */
@@ -48,7 +50,8 @@ public record MaintenanceReport(
     Long totalRows,
     int filesWithoutStats,
     boolean compactionRequired,
-    List<PartitionHealth> partitions,
+    List<PartitionReport> partitions,
+    @JsonUnwrapped CompactionReport compaction,
     List<StepOutcome> steps,
     String summary) {
 
@@ -56,6 +59,7 @@ public record MaintenanceReport(
   public static final int SCHEMA_VERSION = 1;
 
   public MaintenanceReport {
+    java.util.Objects.requireNonNull(partitions, "partitions");
     partitions = List.copyOf(partitions);
     steps = List.copyOf(steps);
   }

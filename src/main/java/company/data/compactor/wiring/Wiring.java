@@ -1,6 +1,12 @@
 package company.data.compactor.wiring;
 
+import company.data.compactor.compact.exec.CompactionExecutor;
+import company.data.compactor.compact.exec.RewriteSettings;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.error.Violation;
+import java.util.List;
+import java.util.Map;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.error.Errors;
@@ -20,7 +26,30 @@ import java.util.UUID;
  */
 public final class Wiring {
 
+  /** Per-run scratch directories go under this, relative to the work directory. */
+  public static final String SCRATCH_RELATIVE_PATH = ".delta-compactor/scratch";
+
   private Wiring() {}
+
+  /**
+   * DuckDB bounds from the environment: {@code COMPACTOR_DUCKDB_MEMORY_LIMIT} (default 2GB),
+   * {@code COMPACTOR_DUCKDB_THREADS} (default: every core), {@code COMPACTOR_PARQUET_COMPRESSION}
+   * ({@code zstd} default, or {@code snappy}).
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST naming a malformed
+   *     variable
+   */
+  public static RewriteSettings rewriteSettings(Map<String, String> environment) {
+    RewriteSettings defaults = RewriteSettings.defaults();
+    String memory = environment.getOrDefault("COMPACTOR_DUCKDB_MEMORY_LIMIT", defaults.memoryLimit());
+    String threads = environment.getOrDefault("COMPACTOR_DUCKDB_THREADS", String.valueOf(defaults.threads()));
+    String compression = environment.getOrDefault("COMPACTOR_PARQUET_COMPRESSION", defaults.compression());
+    try {
+      return new RewriteSettings(memory.strip(), Integer.parseInt(threads.strip()), compression.strip());
+    } catch (IllegalArgumentException e) {
+      throw Errors.invalidRequest(List.of(new Violation("environment", memory + "/" + threads + "/" + compression, e.getMessage())));
+    }
+  }
 
   /**
    * The storage a location lives on.
@@ -43,15 +72,23 @@ public final class Wiring {
    * The pipeline for one table: kernel over the location's storage, telemetry appended as JSON
    * lines under {@code workDir}.
    */
-  public static MaintenancePipeline pipeline(TableLocation location, Path workDir) {
+  public static MaintenancePipeline pipeline(
+      TableLocation location, Path workDir, RewriteSettings rewriteSettings) {
     Storage storage = storageFor(location);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
+    Clock clock = Clock.systemUTC();
     return new MaintenancePipeline(
         new PipelinePorts(
             tables,
             new DemoSeeder(storage, tables, new KernelTableWriter(storage)),
+            new CompactionExecutor(
+                storage,
+                new KernelRewriteCommitter(storage, clock),
+                rewriteSettings,
+                workDir.resolve(SCRATCH_RELATIVE_PATH),
+                clock),
             new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH)),
-            Clock.systemUTC(),
+            clock,
             () -> UUID.randomUUID().toString()));
   }
 }

@@ -47,7 +47,26 @@ class CliIT {
       assertThat(partition.get("small_files_count").asInt()).isEqualTo(10);
       assertThat(partition.get("small_file_ratio_pct").asDouble()).isEqualTo(100.0);
     }
-    assertThat(result.err()).contains("30 files in 3 partitions, 30 small (100.00%)");
+    assertThat(result.err()).contains("30 files in 3 partitions, 30 small (100.00%)")
+        .contains("Compacted: 30 -> 3 files");
+    assertThat(report.get("compacted").asBoolean()).isTrue();
+    assertThat(report.get("version_before").asLong()).isEqualTo(30);
+    assertThat(report.get("version_after").asLong()).isEqualTo(33);
+    assertThat(report.get("files_before").asInt()).isEqualTo(30);
+    assertThat(report.get("files_after").asInt()).isEqualTo(3);
+    assertThat(report.get("files_removed").asInt()).isEqualTo(30);
+    assertThat(report.get("files_added").asInt()).isEqualTo(3);
+    assertThat(report.get("files_reduced").asInt()).isEqualTo(27);
+    long totalBytes = 0;
+    for (JsonNode partition : report.get("partitions")) {
+      totalBytes += partition.get("total_bytes").asLong();
+    }
+    assertThat(report.get("bytes_compacted").asLong()).isEqualTo(totalBytes);
+    assertThat(report.get("bytes_deferred").asLong()).isZero();
+    assertThat(report.get("rows_rewritten").asLong()).isEqualTo(1500);
+    assertThat(report.get("compaction_partitions")).hasSize(3)
+        .allSatisfy(p -> assertThat(p.get("status").asText()).isEqualTo("committed"));
+    assertThat(report.get("compaction_plan").get("bins").asInt()).isEqualTo(3);
 
     List<String> telemetry = Files.readAllLines(work.resolve(".delta-compactor/telemetry.jsonl"));
     assertThat(telemetry).hasSize(1);
@@ -108,10 +127,88 @@ class CliIT {
     assertThat(result.code()).as(result.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(result.out());
     assertThat(report.get("command").asText()).isEqualTo("inspect");
-    assertThat(report.get("total_files").asInt()).isEqualTo(30);
+    assertThat(report.get("total_files").asInt()).isEqualTo(3);
+    assertThat(report.get("table_version").asLong()).isEqualTo(33);
     assertThat(report.get("demo_mode").asBoolean()).isFalse();
+    assertThat(report.has("compacted")).as("inspect reports no compaction").isFalse();
     assertThat(Files.readAllLines(telemetry)).hasSize((int) before);
+    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000034.json")).doesNotExist();
+  }
+
+  @Test
+  void run_again_onTheCompactedTable_plansNothing() throws Exception {
+    assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
+
+    Result again = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--json");
+
+    assertThat(again.code()).as(again.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(again.out());
+    assertThat(report.get("table_version").asLong()).isEqualTo(33);
+    assertThat(report.get("compacted").asBoolean()).isFalse();
+    assertThat(report.get("files_removed").asInt()).isZero();
+    assertThat(report.get("compaction_plan").get("bins").asInt()).isZero();
+    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000034.json")).doesNotExist();
+  }
+
+  @Test
+  void plan_printsTheBinsRunWouldRewrite_withoutWriting() throws Exception {
+    assertThat(cli("run", "--work-dir", work.toString(), "--small-file-threshold-mb", "0.0001").code()).isZero();
+
+    Result all = cli("plan", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+    Result filtered = cli("plan", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json",
+        "--partition-filter", "event_date >= '2026-10-18'");
+
+    assertThat(all.code()).as(all.err()).isZero();
+    JsonNode plan = new ObjectMapper().readTree(all.out()).get("compaction_plan");
+    assertThat(plan.get("read_version").asLong()).isEqualTo(30);
+    assertThat(plan.get("bins").asInt()).isEqualTo(3);
+    assertThat(plan.get("files_to_rewrite").asInt()).isEqualTo(30);
+    JsonNode filteredPlan = new ObjectMapper().readTree(filtered.out()).get("compaction_plan");
+    assertThat(filteredPlan.get("bins").asInt()).isEqualTo(2);
+    assertThat(filteredPlan.get("partitions").get(0).get("decision").asText()).isEqualTo("filtered_out");
     assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000031.json")).doesNotExist();
+  }
+
+  @Test
+  void run_withABudget_defersTheRest() throws Exception {
+    Result result = cli("run", "--work-dir", work.toString(), "--json", "--max-bytes-per-run", "30000");
+
+    assertThat(result.code()).as(result.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(result.out());
+    assertThat(report.get("files_removed").asInt()).isEqualTo(10);
+    assertThat(report.get("files_after").asInt()).isEqualTo(21);
+    assertThat(report.get("compaction_plan").get("bins_deferred").asInt()).isEqualTo(2);
+    assertThat(report.get("bytes_deferred").asLong()).isGreaterThan(50_000);
+  }
+
+  @Test
+  void run_invalidPartitionFilter_exit2_beforeSeeding() {
+    Result result = cli("run", "--work-dir", work.toString(), "--partition-filter", "customer_id = 'x'");
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err())
+        .contains("partition_filter=customer_id = 'x': customer_id is not a partition column");
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
+  void run_refusesTablesWithFeaturesTheRewriteDoesNotHandle_writingNothing() throws Exception {
+    company.data.compactor.model.TableLocation location =
+        company.data.compactor.model.TableLocation.parse("mapped", work);
+    company.data.compactor.delta.kernel.TypedTables typed = new company.data.compactor.delta.kernel.TypedTables();
+    typed.create(location,
+        new io.delta.kernel.types.StructType().add("id", io.delta.kernel.types.LongType.LONG)
+            .add("p", io.delta.kernel.types.StringType.STRING),
+        "p", java.util.Map.of("delta.columnMapping.mode", "name"));
+    typed.append(location, "p", "a", "SELECT range AS id FROM range(3)", "f1");
+    typed.append(location, "p", "a", "SELECT range AS id FROM range(3, 6)", "f2");
+
+    Result result = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "mapped",
+        "--z-order-columns", "");
+
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err()).contains("uses table feature(s) columnMapping").contains("nothing was written");
+    assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
   }
 
   @Test

@@ -19,11 +19,7 @@ class RequestRulesTest {
           List.of("event_date"));
 
   private static MaintenanceRequest zOrder(List<String> columns) {
-    MaintenanceRequest d = MaintenanceRequest.defaults();
-    return new MaintenanceRequest(
-        d.demoMode(), d.tableUri(), d.smallFileThresholdMb(), d.compactionRatioThresholdPct(),
-        d.targetFileSizeMb(), columns, d.vacuumRetentionHours(), d.vacuumDryRun(),
-        d.latencySlaMs(), d.notifySlack());
+    return MaintenanceRequest.defaults().withZOrderColumns(columns);
   }
 
   @Test

@@ -31,6 +31,9 @@ class MaintenanceFunctionTest {
     assertThat(response.jsonPath().getDouble("small_file_ratio_pct")).isEqualTo(100.0);
     assertThat(response.jsonPath().getLong("total_rows")).isEqualTo(1500);
     assertThat(response.jsonPath().getBoolean("compaction_required")).isTrue();
+    assertThat(response.jsonPath().getBoolean("compacted")).isTrue();
+    assertThat(response.jsonPath().getInt("files_after")).isEqualTo(3);
+    assertThat(response.jsonPath().getLong("version_after")).isEqualTo(33);
     assertThat(response.jsonPath().getString("table_uri"))
         .isEqualTo("file:" + WORK.toAbsolutePath().resolve("demo_delta_table"));
   }

@@ -36,7 +36,7 @@ import java.util.Map;
  * the commit's outcome is unknown they are kept (vacuum removes them later if the commit did not
  * land).
  */
-public final class CompactionExecutor {
+public final class CompactionExecutor implements company.data.compactor.compact.Compactor {
 
   private static final System.Logger LOG = System.getLogger(CompactionExecutor.class.getName());
 
@@ -65,6 +65,7 @@ public final class CompactionExecutor {
    *     deletion vectors; OPERATION_FAILED when storage, DuckDB or a commit of unknown outcome
    *     fails (earlier partitions stay committed)
    */
+  @Override
   public CompactionResult execute(CompactionPlan plan, TableSnapshot snapshot) {
     long started = clock.millis();
     refuseDeletionVectors(plan, snapshot);

@@ -34,8 +34,15 @@ public final class TypedTables {
 
   /** Creates an empty table partitioned by one string column. */
   public void create(TableLocation location, StructType schema, String partitionColumn) {
+    create(location, schema, partitionColumn, Map.of());
+  }
+
+  /** Creates an empty table with table properties (e.g. enabling a table feature). */
+  public void create(
+      TableLocation location, StructType schema, String partitionColumn, Map<String, String> properties) {
     Transaction txn =
         TableManager.buildCreateTableTransaction(location.uri(), schema, "test")
+            .withTableProperties(properties)
             .withDataLayoutSpec(DataLayoutSpec.partitioned(List.of(new Column(partitionColumn))))
             .build(engine);
     txn.commit(engine, CloseableIterable.emptyIterable());

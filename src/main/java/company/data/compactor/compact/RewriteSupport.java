@@ -1,0 +1,41 @@
+package company.data.compactor.compact;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which table features the rewrite path handles correctly. Reading a feature is not writing it
+ * correctly: anything not listed here (column mapping, type widening, row tracking, variant,
+ * clustering, Iceberg compatibility, catalog-managed tables, and features not yet known) is
+ * refused before any file is written. Deletion vectors are allowed on the table but files that
+ * carry one are refused by the executor.
+ */
+public final class RewriteSupport {
+
+  /** Features a {@code dataChange=false} remove+add rewrite keeps correct. */
+  public static final Set<String> SUPPORTED =
+      Set.of(
+          "appendOnly",
+          "invariants",
+          "checkConstraints",
+          "changeDataFeed",
+          "generatedColumns",
+          "identityColumns",
+          "timestampNtz",
+          "domainMetadata",
+          "inCommitTimestamp",
+          "vacuumProtocolCheck",
+          "checkpointProtection",
+          "v2Checkpoint",
+          "deletionVectors");
+
+  private RewriteSupport() {}
+
+  /** The table's features the rewrite path does not handle, sorted; empty when it is safe. */
+  public static List<String> unsupported(Set<String> features) {
+    TreeSet<String> refused = new TreeSet<>(features);
+    refused.removeAll(SUPPORTED);
+    return List.copyOf(refused);
+  }
+}

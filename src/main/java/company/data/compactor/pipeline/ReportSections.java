@@ -1,0 +1,88 @@
+package company.data.compactor.pipeline;
+
+import company.data.compactor.compact.CompactionPlan;
+import company.data.compactor.compact.CompactionResult;
+import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.inspect.TableHealth;
+import company.data.compactor.model.ByteSizes;
+import company.data.compactor.report.CompactionPartitionReport;
+import company.data.compactor.report.CompactionReport;
+import company.data.compactor.report.PartitionReport;
+import company.data.compactor.report.PlanPartitionReport;
+import company.data.compactor.report.PlanReport;
+import java.util.List;
+import java.util.Locale;
+
+/** Maps the run's result values onto the report's sections. */
+final class ReportSections {
+
+  private ReportSections() {}
+
+  static List<PartitionReport> partitions(TableHealth health) {
+    return health.partitions().stream()
+        .map(p -> new PartitionReport(
+            p.partition(), p.partitionValues(), p.fileCount(), p.smallFilesCount(),
+            p.smallFileRatioPct(), p.avgFileSizeMb(), p.totalSizeMb(), p.totalBytes()))
+        .toList();
+  }
+
+  static PlanReport plan(CompactionPlan plan) {
+    return new PlanReport(
+        plan.readVersion(),
+        plan.options().layout().name().toLowerCase(Locale.ROOT),
+        plan.options().partitionFilter().text(),
+        plan.tableGatePassed(),
+        plan.bins().size(),
+        plan.filesToRewrite(),
+        plan.bytesToRewrite(),
+        plan.deferred().size(),
+        plan.bytesDeferred(),
+        plan.partitions().stream()
+            .map(d -> new PlanPartitionReport(
+                d.partition(), d.files(), d.smallFiles(), d.outcome().name().toLowerCase(Locale.ROOT), d.bins()))
+            .toList());
+  }
+
+  /** The compaction section when compaction was planned but nothing ran (gate, dry plan). */
+  static CompactionReport notRun(TableHealth health, CompactionPlan plan) {
+    return new CompactionReport(
+        false, health.tableVersion(), health.tableVersion(), health.totalFiles(), health.totalFiles(),
+        0, 0, 0, 0, 0.0, 0, plan.bytesDeferred() + (plan.isEmpty() ? 0 : plan.bytesToRewrite()),
+        0, 0, 0.0, plan(plan), List.of());
+  }
+
+  static CompactionReport ran(TableHealth health, CompactionPlan plan, CompactionResult result) {
+    int removed = result.filesRemoved();
+    int added = result.filesAdded();
+    return new CompactionReport(
+        result.compacted(),
+        result.versionBefore(),
+        result.versionAfter(),
+        health.totalFiles(),
+        health.totalFiles() - removed + added,
+        removed,
+        added,
+        removed - added,
+        result.bytesRemoved(),
+        round(ByteSizes.bytesToMb(result.bytesRemoved()), 4),
+        result.bytesAdded(),
+        plan.bytesDeferred(),
+        result.rowsRewritten(),
+        result.durationMs(),
+        round(result.throughputMbPerSec(), 3),
+        plan(plan),
+        result.partitions().stream().map(ReportSections::partition).toList());
+  }
+
+  private static CompactionPartitionReport partition(PartitionResult p) {
+    return new CompactionPartitionReport(
+        p.partition(), p.status().name().toLowerCase(Locale.ROOT), p.committedVersion(),
+        p.filesRemoved(), p.filesAdded(), p.bytesRemoved(), p.bytesAdded(), p.rows(), p.detail(),
+        p.hookFailures());
+  }
+
+  private static double round(double value, int decimals) {
+    double scale = Math.pow(10, decimals);
+    return Math.round(value * scale) / scale;
+  }
+}

@@ -1,0 +1,29 @@
+package company.data.compactor.report;
+
+import java.util.List;
+
+/**
+ * What compaction did in one partition.
+ *
+ * @param partition label
+ * @param status {@code committed}, {@code conflicted} or {@code verification_failed}
+ * @param committedVersion the commit's version, null when not committed
+ * @param filesRemoved inputs replaced
+ * @param filesAdded outputs written
+ * @param bytesRemoved input bytes
+ * @param bytesAdded output bytes
+ * @param rows rows rewritten
+ * @param detail why it did not commit
+ * @param hookFailures post-commit hooks that failed after the commit
+ */
+public record CompactionPartitionReport(
+    String partition,
+    String status,
+    Long committedVersion,
+    int filesRemoved,
+    int filesAdded,
+    long bytesRemoved,
+    long bytesAdded,
+    long rows,
+    String detail,
+    List<String> hookFailures) {}

@@ -1,0 +1,25 @@
+package company.data.compactor.report;
+
+import java.util.Map;
+
+/**
+ * Fragmentation of one partition, as reported.
+ *
+ * @param partition label {@code col=value[/col=value]} or {@code unpartitioned}
+ * @param partitionValues raw values, a NULL partition as null
+ * @param fileCount active files
+ * @param smallFilesCount files below the small-file threshold
+ * @param smallFileRatioPct small files as a percentage of files
+ * @param avgFileSizeMb mean file size in MB
+ * @param totalSizeMb total size in MB
+ * @param totalBytes total size in bytes
+ */
+public record PartitionReport(
+    String partition,
+    Map<String, String> partitionValues,
+    int fileCount,
+    int smallFilesCount,
+    double smallFileRatioPct,
+    double avgFileSizeMb,
+    double totalSizeMb,
+    long totalBytes) {}
