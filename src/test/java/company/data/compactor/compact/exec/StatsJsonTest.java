@@ -1,0 +1,65 @@
+package company.data.compactor.compact.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.model.Column;
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StatsJsonTest {
+
+  private static ColumnStats stats(String name, String type, Object min, Object max, long nulls) {
+    return new ColumnStats(new Column(name, type, true), min, max, nulls);
+  }
+
+  @Test
+  void format_writesDeltaStatsWithTypedBounds() {
+    String json =
+        StatsJson.format(
+            3,
+            List.of(
+                stats("id", "long", 1L, 9L, 0),
+                stats("amount", "decimal(10,2)", new BigDecimal("-1.50"), new BigDecimal("12.25"), 1),
+                stats("day", "date", "1969-12-31", "2026-10-17", 0),
+                stats("flag", "boolean", null, null, 2)));
+
+    assertThat(json)
+        .isEqualTo(
+            "{\"numRecords\":3,"
+                + "\"minValues\":{\"id\":1,\"amount\":-1.50,\"day\":\"1969-12-31\"},"
+                + "\"maxValues\":{\"id\":9,\"amount\":12.25,\"day\":\"2026-10-17\"},"
+                + "\"nullCount\":{\"id\":0,\"amount\":1,\"day\":0,\"flag\":2}}");
+  }
+
+  @Test
+  void timestamps_minIsFlooredAndMaxCeiledToTheMillisecond() {
+    long micros = 1_700_000_000_123_456L;
+    String json = StatsJson.format(1, List.of(stats("ts", "timestamp", micros, micros, 0), stats("n", "timestamp_ntz", -1L, 1000L, 0)));
+
+    assertThat(json).contains("\"minValues\":{\"ts\":\"2023-11-14T22:13:20.123Z\",\"n\":\"1969-12-31T23:59:59.999\"}");
+    assertThat(json).contains("\"maxValues\":{\"ts\":\"2023-11-14T22:13:20.124Z\",\"n\":\"1970-01-01T00:00:00.001\"}");
+  }
+
+  @Test
+  void strings_areCutTo32CodePoints_andACutMaximumStaysAnUpperBound() {
+    String shortValue = "abc";
+    String longValue = "é".repeat(40);
+
+    assertThat(StatsJson.lowerBound(shortValue)).isEqualTo("abc");
+    assertThat(StatsJson.upperBound(shortValue)).isEqualTo("abc");
+    assertThat(StatsJson.lowerBound(longValue)).isEqualTo("é".repeat(32));
+    String upper = StatsJson.upperBound(longValue);
+    assertThat(upper).isEqualTo("é".repeat(32) + new String(Character.toChars(0x10FFFF)));
+    assertThat(upper.compareTo(longValue)).isPositive();
+    String emoji = "😀".repeat(33);
+    assertThat(StatsJson.lowerBound(emoji).codePointCount(0, StatsJson.lowerBound(emoji).length())).isEqualTo(32);
+  }
+
+  @Test
+  void columnsWithoutBounds_keepOnlyTheirNullCount() {
+    String json = StatsJson.format(2, List.of(stats("d", "double", null, null, 1)));
+
+    assertThat(json).isEqualTo("{\"numRecords\":2,\"minValues\":{},\"maxValues\":{},\"nullCount\":{\"d\":1}}");
+  }
+}
