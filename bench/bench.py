@@ -1,0 +1,181 @@
+"""Compaction benchmark: delta-compactor vs delta-rs optimize.compact vs a pure DuckDB rewrite,
+on copies of the same input, in the same run. Prints a table and appends it to bench/RESULTS.md.
+
+    bench.py [--files 2000 --partitions 10 --file-mb 1.0] [--repeat 3] [--no-write]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+TARGET_MB = 128
+
+
+def measured(cmd, env=None):
+    """Runs cmd in a fresh child; returns (wall seconds, peak RSS MB of that child, stdout)."""
+    code = (
+        "import resource, subprocess, sys, time, json\n"
+        "t = time.perf_counter()\n"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "wall = time.perf_counter() - t\n"
+        "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+        "print(json.dumps({'rc': p.returncode, 'wall': wall, 'rss': rss, 'out': p.stdout, 'err': p.stderr[-3000:]}))\n"
+    )
+    res = subprocess.run([PY, "-c", code, *cmd], capture_output=True, text=True, env=env, check=True)
+    data = json.loads(res.stdout)
+    if data["rc"] != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{data['err']}")
+    return data["wall"], data["rss"], data["out"]
+
+
+def table_bytes(path):
+    from deltalake import DeltaTable
+    import pyarrow as pa
+    adds = pa.table(DeltaTable(str(path)).get_add_actions(flatten=True)).to_pylist()
+    return len(adds), sum(a["size_bytes"] for a in adds)
+
+
+def rows_and_sum(path):
+    from deltalake import DeltaTable
+    import pyarrow.compute as pc
+    t = DeltaTable(str(path)).to_pyarrow_table(columns=["amount"])
+    return t.num_rows, round(pc.sum(t["amount"]).as_py(), 2)
+
+
+def ours(path):
+    wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "run", "--demo-mode", "false", "--table-uri", str(path),
+                               "--z-order-columns", "", "--target-file-size-mb", str(TARGET_MB), "--json"])
+    report = json.loads(out)
+    assert report["compacted"], report["steps"]
+    return wall, rss, report["files_after"]
+
+
+DELTA_RS = """
+import sys
+from deltalake import DeltaTable
+m = DeltaTable(sys.argv[1]).optimize.compact(target_size={target})
+print(m["numFilesRemoved"], m["numFilesAdded"])
+"""
+
+
+def delta_rs(path):
+    wall, rss, out = measured([PY, "-c", DELTA_RS.format(target=TARGET_MB * 1024 * 1024), str(path)])
+    removed, added = out.split()
+    return wall, rss, None
+
+
+DUCKDB = """
+import sys, duckdb, glob
+con = duckdb.connect()
+con.execute("SET preserve_insertion_order = true")
+for part in sorted(glob.glob(sys.argv[1] + '/day=*')):
+    files = sorted(glob.glob(part + '/*.parquet'))
+    con.execute(f"COPY (SELECT * FROM read_parquet({files}, hive_partitioning=false)) TO '{sys.argv[2]}/{part.rsplit('/',1)[1]}' (FORMAT parquet, COMPRESSION zstd, FILE_SIZE_BYTES TARGET_BYTES)")
+"""
+
+
+def duckdb_rewrite(path, out):
+    wall, rss, _ = measured([PY, "-c", DUCKDB.replace("TARGET_BYTES", str(TARGET_MB * 1024 * 1024)), str(path), str(out)])
+    return wall, rss, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--files", type=int, default=2000)
+    ap.add_argument("--partitions", type=int, default=10)
+    ap.add_argument("--file-mb", type=float, default=1.0)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--work", default=None, help="scratch directory (default: a temp dir)")
+    ap.add_argument("--no-write", action="store_true", help="do not append to bench/RESULTS.md")
+    args = ap.parse_args()
+    work = Path(args.work or tempfile.mkdtemp(prefix="compactor-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    source = work / "source"
+    print(f"bench: generating {args.files} files over {args.partitions} partitions into {source}", flush=True)
+    subprocess.run([PY, str(ROOT / "bench" / "generate.py"), str(source), "--files", str(args.files),
+                    "--partitions", str(args.partitions), "--file-mb", str(args.file_mb)], check=True)
+    files, size = table_bytes(source)
+    expected = rows_and_sum(source)
+    mb = size / 1048576
+    print(f"bench: input {files} files, {mb:.1f} MB, {expected[0]} rows", flush=True)
+
+    results = {"delta-compactor": [], "delta-rs optimize.compact": [], "DuckDB COPY (upper bound)": []}
+    for i in range(args.repeat):
+        for name, fn in (("delta-compactor", ours), ("delta-rs optimize.compact", delta_rs)):
+            copy = work / f"run-{i}-{name.split()[0]}"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(source, copy)
+            wall, rss, _ = fn(copy)
+            files_after, _ = table_bytes(copy)
+            got = rows_and_sum(copy)
+            assert got == expected, f"{name} changed the data: {got} != {expected}"
+            results[name].append((wall, rss, files_after))
+            print(f"bench: run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, {files_after} files", flush=True)
+            shutil.rmtree(copy)
+        out = work / f"duckdb-{i}"
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir()
+        wall, rss, _ = duckdb_rewrite(source, out)
+        results["DuckDB COPY (upper bound)"].append((wall, rss, len(list(out.rglob("*.parquet")))))
+        print(f"bench: run {i + 1} duckdb: {wall:.1f} s", flush=True)
+        shutil.rmtree(out)
+
+    def med(name, k):
+        return statistics.median(r[k] for r in results[name])
+
+    ours_wall = med("delta-compactor", 0)
+    rs_wall = med("delta-rs optimize.compact", 0)
+    lines = []
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+    lines.append(f"### Compaction (bin-packing), {now}")
+    lines.append("")
+    lines.append(f"Machine: {os.cpu_count()} cores ({cpu}), {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB RAM, "
+                 f"{platform.system()} {platform.release()}, Java {java_version()}, Python {platform.python_version()}.")
+    lines.append(f"Input: {files} files, {mb:.1f} MB over {args.partitions} partitions, {expected[0]} rows, written by delta-rs; "
+                 f"target file size {TARGET_MB} MB. Each tool rewrote its own copy of the same input; rows and sum(amount) "
+                 f"checked equal after every run. {args.repeat} runs each, median shown (min-max in brackets). Wall time is "
+                 f"the whole command, process start included; peak RSS is the process's maximum resident set.")
+    lines.append("")
+    lines.append("| tool | wall s | MB/s | peak RSS MB | files after | vs delta-rs (throughput) |")
+    lines.append("|---|---|---|---|---|---|")
+    for name in results:
+        walls = [r[0] for r in results[name]]
+        w = statistics.median(walls)
+        lines.append(f"| {name} | {w:.1f} ({min(walls):.1f}-{max(walls):.1f}) | {mb / w:.1f} | {med(name, 1):.0f} | "
+                     f"{results[name][0][2]} | {rs_wall / w:.2f}x |")
+    lines.append("")
+    lines.append(f"delta-compactor / delta-rs throughput ratio: **{rs_wall / ours_wall:.2f}x**; "
+                 f"delta-compactor peak RSS {med('delta-compactor', 1):.0f} MB.")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.no_write:
+        results_md = ROOT / "bench" / "RESULTS.md"
+        if not results_md.exists():
+            results_md.write_text("# Benchmark results\n\nProduced by `bench/run`; newest last.\n\n")
+        with results_md.open("a") as f:
+            f.write("\n" + text)
+    shutil.rmtree(source)
+
+
+def java_version():
+    try:
+        out = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+        return out.split('"')[1]
+    except Exception:  # noqa: BLE001 - only a label in the results
+        return "unknown"
+
+
+if __name__ == "__main__":
+    main()
