@@ -5,15 +5,15 @@ import company.data.compactor.model.PartitionValues;
 import java.util.List;
 
 /**
- * Adjacent small files of one partition that will be rewritten together.
+ * Adjacent small files of one partition that will be rewritten together. The writer splits the
+ * output at the target file size, so a bin yields files of about the target size and at most one
+ * smaller remainder.
  *
  * @param partition the partition all files belong to
  * @param files the inputs, in adjacency order
  * @param inputBytes sum of the inputs' sizes
- * @param estimatedOutputBytes expected size of the output
  */
-public record Bin(
-    PartitionValues partition, List<DataFile> files, long inputBytes, long estimatedOutputBytes) {
+public record Bin(PartitionValues partition, List<DataFile> files, long inputBytes) {
 
   public Bin {
     files = List.copyOf(files);

@@ -34,8 +34,8 @@ public final class CompactionGate {
     return bin.size() >= 2;
   }
 
-  /** Whether a bin whose expected output is {@code estimated} bytes can take one more file. */
-  public boolean fits(long estimated, long more) {
-    return estimated + more <= options.targetFileSizeBytes();
+  /** Whether a bin of {@code inputBytes} can take one more file of {@code more} bytes. */
+  public boolean fits(long inputBytes, long more) {
+    return inputBytes + more <= options.maxBinBytes();
   }
 }

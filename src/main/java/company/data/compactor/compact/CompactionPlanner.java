@@ -19,15 +19,19 @@ import java.util.TreeMap;
  *   <li>Partition gate: each partition's own ratio reaches it too; healthy partitions are left
  *       alone.
  *   <li>Bins: within a partition, runs of adjacent candidates (commit order: modification time,
- *       then path) filled while the expected output stays within the target size; a large file
- *       between small ones breaks the run. Single-file bins are dropped.
+ *       then path); a large file between small ones breaks the run. A run is one bin, cut only
+ *       when it exceeds {@code maxBinBytes} of input. The writer splits each bin's output at the
+ *       target size, so outputs land at the target whatever the compression achieves (filling
+ *       bins by an estimated output size lands them far under it and rewrites them again:
+ *       delta-rs #2576). Single-file bins are dropped.
  *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes;
  *       the rest is deferred.
  * </ol>
  *
- * <p>Convergence: every output of a full bin is expected at more than the target minus one input,
- * and a remainder bin's output cannot merge with a full one, so a second run on an unchanged table
- * plans nothing.
+ * <p>Convergence: outputs are at least the target size except one remainder per bin, and full
+ * outputs are not candidates (when the small-file threshold is at most the target). A partition
+ * rewritten as one bin is left with at most one small file, so a second run plans nothing there;
+ * a run cut into several bins leaves one remainder per bin, which the next run merges once.
  */
 public final class CompactionPlanner {
 
@@ -35,19 +39,10 @@ public final class CompactionPlanner {
   static final Comparator<DataFile> COMMIT_ORDER =
       Comparator.comparingLong(DataFile::modificationTimeMillis).thenComparing(DataFile::path);
 
-  private final OutputSizeModel sizes;
-
-  public CompactionPlanner(OutputSizeModel sizes) {
-    this.sizes = sizes;
-  }
-
-  /** Plans with the default output size model. */
-  public static CompactionPlan plan(TableSnapshot snapshot, CompactionOptions options) {
-    return new CompactionPlanner(OutputSizeModel.DEFAULT).planFor(snapshot, options);
-  }
+  private CompactionPlanner() {}
 
   /** Plans the compaction of {@code snapshot} under {@code options}. */
-  public CompactionPlan planFor(TableSnapshot snapshot, CompactionOptions options) {
+  public static CompactionPlan plan(TableSnapshot snapshot, CompactionOptions options) {
     CompactionGate gate = new CompactionGate(options);
     Map<String, List<DataFile>> byPartition = new TreeMap<>();
     Map<String, PartitionValues> partitionOf = new LinkedHashMap<>();
@@ -104,37 +99,35 @@ public final class CompactionPlanner {
     return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions);
   }
 
-  private List<Bin> binsOf(PartitionValues partition, List<DataFile> files, CompactionGate gate) {
+  private static List<Bin> binsOf(PartitionValues partition, List<DataFile> files, CompactionGate gate) {
     List<DataFile> ordered = new ArrayList<>(files);
     ordered.sort(COMMIT_ORDER);
     List<Bin> bins = new ArrayList<>();
     List<DataFile> current = new ArrayList<>();
-    long payload = 0;
+    long bytes = 0;
     for (DataFile file : ordered) {
       if (!gate.isCandidate(file)) {
-        close(partition, current, payload, gate, bins);
+        close(partition, current, bytes, gate, bins);
         current = new ArrayList<>();
-        payload = 0;
+        bytes = 0;
         continue;
       }
-      long more = sizes.payloadBytes(file);
-      if (!current.isEmpty() && !gate.fits(sizes.outputBytes(payload), more)) {
-        close(partition, current, payload, gate, bins);
+      if (!current.isEmpty() && !gate.fits(bytes, file.sizeBytes())) {
+        close(partition, current, bytes, gate, bins);
         current = new ArrayList<>();
-        payload = 0;
+        bytes = 0;
       }
       current.add(file);
-      payload += more;
+      bytes += file.sizeBytes();
     }
-    close(partition, current, payload, gate, bins);
+    close(partition, current, bytes, gate, bins);
     return bins;
   }
 
-  private void close(
-      PartitionValues partition, List<DataFile> files, long payload, CompactionGate gate, List<Bin> bins) {
+  private static void close(
+      PartitionValues partition, List<DataFile> files, long bytes, CompactionGate gate, List<Bin> bins) {
     if (gate.isWorthRewriting(files)) {
-      long input = files.stream().mapToLong(DataFile::sizeBytes).sum();
-      bins.add(new Bin(partition, files, input, sizes.outputBytes(payload)));
+      bins.add(new Bin(partition, files, bytes));
     }
   }
 }

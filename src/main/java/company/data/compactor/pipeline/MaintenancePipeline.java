@@ -160,6 +160,7 @@ public final class MaintenancePipeline {
         ByteSizes.mbToBytes(request.smallFileThresholdMb()),
         request.compactionRatioThresholdPct(),
         ByteSizes.mbToBytes(request.targetFileSizeMb()),
+        CompactionOptions.defaultMaxBinBytes(ByteSizes.mbToBytes(request.targetFileSizeMb())),
         PartitionFilter.parse(request.partitionFilter(), schema),
         request.maxBytesPerRun(),
         // Z-order keys are not part of this build: every plan bin-packs.

@@ -4,25 +4,21 @@ import static company.data.compactor.testing.Snapshots.file;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import company.data.compactor.model.DataFile;
-import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.testing.Snapshots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
-/** The bin packer with tiny sizes: threshold 100 bytes, target 300, overhead 10. */
+/** The bin packer with tiny sizes: threshold 100 bytes, target 300, bins of at most 300 input bytes. */
 class CompactionPlannerTest {
 
-  private static final OutputSizeModel SIZES = new OutputSizeModel(10);
-  private static final CompactionPlanner PLANNER = new CompactionPlanner(SIZES);
-
   private static CompactionOptions options(double ratioPct) {
-    return new CompactionOptions(100, ratioPct, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    return new CompactionOptions(100, ratioPct, 300, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
   }
 
   private static CompactionPlan plan(List<DataFile> files, CompactionOptions options) {
-    return PLANNER.planFor(Snapshots.partitioned(5, files), options);
+    return CompactionPlanner.plan(Snapshots.partitioned(5, files), options);
   }
 
   private static List<List<DataFile>> binFiles(CompactionPlan plan) {
@@ -30,7 +26,7 @@ class CompactionPlannerTest {
   }
 
   @Test
-  void adjacentSmallFiles_fillBinsUpToTheExpectedOutputSize() {
+  void adjacentSmallFiles_formOneBin_cutOnlyAtTheBinBound() {
     List<DataFile> files = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
       files.add(file("d", 60, 1));
@@ -38,21 +34,19 @@ class CompactionPlannerTest {
 
     CompactionPlan plan = plan(files, options(40));
 
-    // payload 50 each; output = payload + 10; 5 files -> 260 <= 300, a 6th would make 310.
+    // 5 files = 300 bytes fill a bin; the 6th would make 360.
     assertThat(binFiles(plan)).containsExactly(files.subList(0, 5), files.subList(5, 7));
-    assertThat(plan.bins().get(0).estimatedOutputBytes()).isEqualTo(260);
     assertThat(plan.bins().get(0).inputBytes()).isEqualTo(300);
     assertThat(plan.readVersion()).isEqualTo(5);
   }
 
   @Test
-  void outputEstimate_removesPerFileOverhead_soBinsHoldMoreThanTheTargetInInputBytes() {
-    List<DataFile> files = List.of(file("d", 80, 1), file("d", 80, 1), file("d", 80, 1), file("d", 80, 1));
+  void binsAreBoundedByInputBytes_notByAGuessOfTheOutputSize() {
+    List<DataFile> files = List.of(file("d", 90, 1), file("d", 90, 1), file("d", 90, 1), file("d", 90, 1));
+    CompactionOptions wide = new CompactionOptions(100, 40, 100, 1000, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
 
-    CompactionPlan plan = plan(files, options(40));
-
-    // Input 320 > target 300, but the expected output is 4 * 70 + 10 = 290.
-    assertThat(binFiles(plan)).containsExactly(files);
+    // Target 100: the writer splits the output at 100 bytes; the bin itself holds all four files.
+    assertThat(binFiles(plan(files, wide))).containsExactly(files);
   }
 
   @Test
@@ -143,7 +137,7 @@ class CompactionPlannerTest {
     PartitionFilter filter =
         PartitionFilter.parse("event_date >= '2026-10-18'", Snapshots.partitioned(0, List.of()).schema());
     CompactionOptions options =
-        new CompactionOptions(100, 40, 300, filter, OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        new CompactionOptions(100, 40, 300, 300, filter, OptionalLong.empty(), Layout.BIN_PACK, List.of());
 
     CompactionPlan plan = plan(files, options);
 
@@ -164,7 +158,7 @@ class CompactionPlannerTest {
       files.add(file(p, 50, 1));
     }
     CompactionOptions options =
-        new CompactionOptions(100, 40, 300, PartitionFilter.all(), OptionalLong.of(250), Layout.BIN_PACK, List.of());
+        new CompactionOptions(100, 40, 300, 300, PartitionFilter.all(), OptionalLong.of(250), Layout.BIN_PACK, List.of());
 
     CompactionPlan plan = plan(files, options);
 
@@ -175,26 +169,60 @@ class CompactionPlannerTest {
     assertThat(plan.bytesDeferred()).isEqualTo(100);
   }
 
+  /** Outputs of a bin as the writer produces them: target-size files plus one remainder. */
+  private static List<DataFile> outputsOf(Bin bin, long target, double compression) {
+    long total = Math.round(bin.inputBytes() * compression);
+    List<DataFile> outputs = new ArrayList<>();
+    for (; total >= target; total -= target) {
+      outputs.add(file(bin.partition().values().get("event_date"), target, 1));
+    }
+    if (total > 0) {
+      outputs.add(file(bin.partition().values().get("event_date"), total, 1));
+    }
+    return outputs;
+  }
+
   @Test
-  void convergence_aSecondRunOnTheResult_plansNothing() {
+  void convergence_aPartitionRewrittenAsOneBin_plansNothingNextRun_whateverTheCompression() {
+    for (double compression : List.of(1.0, 0.5, 0.2)) {
+      List<DataFile> files = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        files.add(file("d", 60, 1));
+      }
+      CompactionOptions options =
+          new CompactionOptions(100, 40, 100, 10_000, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+      CompactionPlan first = plan(files, options);
+      assertThat(first.bins()).hasSize(1);
+
+      List<DataFile> after = outputsOf(first.bins().get(0), 100, compression);
+
+      assertThat(plan(after, options).isEmpty()).as("compression %s: %s", compression, after).isTrue();
+    }
+  }
+
+  @Test
+  void convergence_aRunCutIntoSeveralBins_mergesTheRemaindersOnce_thenPlansNothing() {
     List<DataFile> files = new ArrayList<>();
     for (int i = 0; i < 13; i++) {
       files.add(file("d", 60, 1));
     }
-    CompactionPlan first = plan(files, options(40));
-    assertThat(first.bins()).hasSize(3); // 5 + 5 + 3
+    CompactionOptions options =
+        new CompactionOptions(100, 40, 100, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    CompactionPlan first = plan(files, options);
+    assertThat(first.bins()).hasSize(3); // 5 + 5 + 3 files
 
-    // Outputs as the estimate says (the worst case for convergence: outputs are no bigger).
     List<DataFile> after = new ArrayList<>();
-    for (Bin bin : first.bins()) {
-      after.add(file("d", bin.estimatedOutputBytes(), bin.files().size()));
-    }
-    TableSnapshot rewritten = Snapshots.partitioned(6, after);
+    first.bins().forEach(bin -> after.addAll(outputsOf(bin, 100, 0.5)));
+    CompactionPlan second = plan(after, options);
+    List<DataFile> afterSecond = new ArrayList<>(after);
+    second.bins().forEach(bin -> {
+      afterSecond.removeAll(bin.files());
+      afterSecond.addAll(outputsOf(bin, 100, 1.0));
+    });
 
-    CompactionPlan second = PLANNER.planFor(rewritten, options(40));
-
-    assertThat(after).extracting(DataFile::sizeBytes).containsExactly(260L, 260L, 160L);
-    assertThat(second.isEmpty()).isTrue();
+    assertThat(after).extracting(DataFile::sizeBytes).containsExactly(100L, 50L, 100L, 50L, 90L);
+    assertThat(second.bins()).hasSize(1);
+    assertThat(plan(afterSecond, options).isEmpty()).isTrue();
   }
 
   @Test
@@ -203,7 +231,7 @@ class CompactionPlannerTest {
         Snapshots.unpartitionedFile(50, OptionalLong.of(3)),
         Snapshots.unpartitionedFile(50, OptionalLong.of(4)));
 
-    CompactionPlan plan = PLANNER.planFor(Snapshots.unpartitioned(1, files), options(40));
+    CompactionPlan plan = CompactionPlanner.plan(Snapshots.unpartitioned(1, files), options(40));
 
     assertThat(plan.bins()).singleElement().satisfies(bin -> {
       assertThat(bin.partition().label()).isEqualTo("unpartitioned");

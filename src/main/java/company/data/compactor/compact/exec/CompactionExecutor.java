@@ -45,12 +45,24 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   private final RewriteSettings settings;
   private final Path scratchRoot;
   private final Clock clock;
+  private final BinRewriter.Factory rewriters;
 
   /**
    * @param scratchRoot where per-run scratch directories are created (and deleted)
    */
   public CompactionExecutor(
       Storage storage, RewriteCommitter committer, RewriteSettings settings, Path scratchRoot, Clock clock) {
+    this(storage, committer, settings, scratchRoot, clock, DuckDbRewriter::new);
+  }
+
+  CompactionExecutor(
+      Storage storage,
+      RewriteCommitter committer,
+      RewriteSettings settings,
+      Path scratchRoot,
+      Clock clock,
+      BinRewriter.Factory rewriters) {
+    this.rewriters = rewriters;
     this.storage = storage;
     this.committer = committer;
     this.settings = settings;
@@ -77,7 +89,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     long version = plan.readVersion();
     int done = 0;
     try (Scratch scratch = Scratch.create(scratchRoot);
-        DuckDbRewriter rewriter = new DuckDbRewriter(settings, scratch.dir())) {
+        BinRewriter rewriter = rewriters.open(settings, scratch.dir())) {
       for (Map.Entry<String, List<Bin>> entry : byPartition.entrySet()) {
         PartitionResult result = compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), scratch, rewriter);
         results.add(result);
@@ -122,88 +134,106 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       String partition,
       List<Bin> bins,
       Scratch scratch,
-      DuckDbRewriter rewriter)
+      BinRewriter rewriter)
       throws IOException, SQLException {
     List<DataFile> removed = new ArrayList<>();
     List<NewDataFile> added = new ArrayList<>();
     long rows = 0;
-    for (Bin bin : bins) {
-      Path binDir = scratch.newDirectory("bin-" + java.util.UUID.randomUUID());
-      try {
-        Path inDir = Files.createDirectories(binDir.resolve("in"));
-        List<Path> inputs = new ArrayList<>();
-        for (int i = 0; i < bin.files().size(); i++) {
-          inputs.add(Scratch.localCopy(storage, bin.files().get(i).path(), inDir, "input-" + i + ".parquet"));
+    boolean handedToCommitter = false;
+    try {
+      for (Bin bin : bins) {
+        Path binDir = scratch.newDirectory("bin-" + java.util.UUID.randomUUID());
+        try {
+          Path inDir = Files.createDirectories(binDir.resolve("in"));
+          List<Path> inputs = new ArrayList<>();
+          for (int i = 0; i < bin.files().size(); i++) {
+            inputs.add(Scratch.localCopy(storage, bin.files().get(i).path(), inDir, "input-" + i + ".parquet"));
+          }
+          DuckDbRewriter.Result result =
+              rewriter.rewrite(
+                  snapshot.location(),
+                  snapshot.schema(),
+                  snapshot.properties(),
+                  inputs,
+                  binDir.resolve("out"),
+                  plan.options().targetFileSizeBytes(),
+                  settings.compression(),
+                  // Z-order keys arrive with the clustering work; until then rows keep input order.
+                  List.of());
+          if (!result.verified()) {
+            return PartitionResult.notCommitted(
+                partition,
+                PartitionResult.Status.VERIFICATION_FAILED,
+                "inputs had " + result.input().rows() + " rows (checksum " + result.input().hashSum()
+                    + "), outputs " + result.output().rows() + " (checksum " + result.output().hashSum()
+                    + "); nothing was committed");
+          }
+          for (DuckDbRewriter.Written written : result.outputs()) {
+            added.add(upload(snapshot, bin, written));
+          }
+          removed.addAll(bin.files());
+          rows += result.input().rows();
+        } finally {
+          deleteTree(binDir);
         }
-        DuckDbRewriter.Result result =
-            rewriter.rewrite(
-                snapshot.location(),
-                snapshot.schema(),
-                snapshot.properties(),
-                inputs,
-                binDir.resolve("out"),
-                plan.options().targetFileSizeBytes(),
-                settings.compression(),
-                // Z-order keys arrive with the clustering work; until then rows keep input order.
-                List.of());
-        if (!result.verified()) {
-          deleteUploaded(added);
-          return PartitionResult.notCommitted(
-              partition,
-              PartitionResult.Status.VERIFICATION_FAILED,
-              "inputs had " + result.input().rows() + " rows (checksum " + result.input().hashSum()
-                  + "), outputs " + result.output().rows() + " (checksum " + result.output().hashSum()
-                  + "); nothing was committed");
-        }
-        for (DuckDbRewriter.Written written : result.outputs()) {
-          added.add(upload(snapshot, bin, written));
-        }
-        removed.addAll(bin.files());
-        rows += result.input().rows();
-      } finally {
-        deleteTree(binDir);
+      }
+      long bytesRemoved = removed.stream().mapToLong(DataFile::sizeBytes).sum();
+      long bytesAdded = added.stream().mapToLong(NewDataFile::sizeBytes).sum();
+      RewriteCommit commit =
+          new RewriteCommit(
+              snapshot.location(),
+              plan.readVersion(),
+              removed,
+              added,
+              "OPTIMIZE",
+              operationParameters(plan),
+              Map.of(
+                  "numRemovedFiles", String.valueOf(removed.size()),
+                  "numAddedFiles", String.valueOf(added.size()),
+                  "numRemovedBytes", String.valueOf(bytesRemoved),
+                  "numAddedBytes", String.valueOf(bytesAdded),
+                  "numBins", String.valueOf(bins.size()),
+                  "numOutputRows", String.valueOf(rows),
+                  "partition", partition));
+      handedToCommitter = true;
+      CommitOutcome outcome = committer.commitRewrite(commit);
+      if (outcome instanceof CommitOutcome.Conflicted conflicted) {
+        deleteUploaded(added);
+        LOG.log(Level.WARNING, "compaction conflict: table={0} partition={1}: {2}", snapshot.location(), partition, conflicted.reason());
+        return PartitionResult.notCommitted(
+            partition,
+            PartitionResult.Status.CONFLICTED,
+            "a concurrent commit conflicts (" + conflicted.reason() + "); the new files were deleted,"
+                + " the table is as the other writer left it");
+      }
+      CommitOutcome.Committed committed = (CommitOutcome.Committed) outcome;
+      return new PartitionResult(
+          partition,
+          PartitionResult.Status.COMMITTED,
+          committed.version(),
+          removed.size(),
+          added.size(),
+          bytesRemoved,
+          bytesAdded,
+          rows,
+          null,
+          committed.hookFailures());
+    } finally {
+      if (!handedToCommitter && !added.isEmpty()) {
+        // Failed before the commit was attempted: nothing references these files, so they are
+        // cleanable. Once the committer has them the outcome may be unknown, and they stay.
+        deleteQuietly(snapshot, added);
       }
     }
-    long bytesRemoved = removed.stream().mapToLong(DataFile::sizeBytes).sum();
-    long bytesAdded = added.stream().mapToLong(NewDataFile::sizeBytes).sum();
-    RewriteCommit commit =
-        new RewriteCommit(
-            snapshot.location(),
-            plan.readVersion(),
-            removed,
-            added,
-            "OPTIMIZE",
-            operationParameters(plan),
-            Map.of(
-                "numRemovedFiles", String.valueOf(removed.size()),
-                "numAddedFiles", String.valueOf(added.size()),
-                "numRemovedBytes", String.valueOf(bytesRemoved),
-                "numAddedBytes", String.valueOf(bytesAdded),
-                "numBins", String.valueOf(bins.size()),
-                "numOutputRows", String.valueOf(rows),
-                "partition", partition));
-    CommitOutcome outcome = committer.commitRewrite(commit);
-    if (outcome instanceof CommitOutcome.Conflicted conflicted) {
+  }
+
+  private void deleteQuietly(TableSnapshot snapshot, List<NewDataFile> added) {
+    try {
       deleteUploaded(added);
-      LOG.log(Level.WARNING, "compaction conflict: table={0} partition={1}: {2}", snapshot.location(), partition, conflicted.reason());
-      return PartitionResult.notCommitted(
-          partition,
-          PartitionResult.Status.CONFLICTED,
-          "a concurrent commit conflicts (" + conflicted.reason() + "); the new files were deleted,"
-              + " the table is as the other writer left it");
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "could not delete {0} uploaded files of {1}; vacuum will remove them: {2}",
+          added.size(), snapshot.location(), e.getMessage());
     }
-    CommitOutcome.Committed committed = (CommitOutcome.Committed) outcome;
-    return new PartitionResult(
-        partition,
-        PartitionResult.Status.COMMITTED,
-        committed.version(),
-        removed.size(),
-        added.size(),
-        bytesRemoved,
-        bytesAdded,
-        rows,
-        null,
-        committed.hookFailures());
   }
 
   private static Map<String, String> operationParameters(CompactionPlan plan) {

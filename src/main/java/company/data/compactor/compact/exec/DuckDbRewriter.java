@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * every data column) of the inputs and of the outputs, both read through the same projection.
  * One instance holds one DuckDB connection bounded by {@link RewriteSettings}; close it.
  */
-final class DuckDbRewriter implements AutoCloseable {
+final class DuckDbRewriter implements BinRewriter {
 
   private final Connection connection;
 
@@ -56,8 +56,8 @@ final class DuckDbRewriter implements AutoCloseable {
     }
   }
 
-  /** One written file. */
-  record Written(Path path, long sizeBytes, long rows, String statsJson) {}
+  /** One written file, with its share of the output checksum. */
+  record Written(Path path, long sizeBytes, long rows, String hashSum, String statsJson) {}
 
   /** Row count and the sum of row hashes, as text (it is a 128-bit integer). */
   record Checksum(long rows, String hashSum) {}
@@ -67,7 +67,8 @@ final class DuckDbRewriter implements AutoCloseable {
    *
    * @param orderBy SQL expressions to order rows by (Z-order); empty keeps input order
    */
-  Result rewrite(
+  @Override
+  public Result rewrite(
       TableLocation table,
       TableSchema schema,
       Map<String, String> properties,
@@ -98,15 +99,18 @@ final class DuckDbRewriter implements AutoCloseable {
     try (Stream<Path> files = Files.list(outDir)) {
       written = files.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
     }
-    Checksum output =
-        written.isEmpty()
-            ? new Checksum(0, "0")
-            : checksum(projection, "read_parquet(" + Sql.pathList(written) + ", hive_partitioning = false)");
+    // One pass per output file yields its share of the checksum and its Delta stats.
     List<Column> statsColumns = StatsColumns.of(projection.columns(), properties);
     List<Written> outputs = new ArrayList<>();
+    long outputRows = 0;
+    java.math.BigInteger outputHashSum = java.math.BigInteger.ZERO;
     for (Path file : written) {
-      outputs.add(stats(file, statsColumns));
+      Written one = readBack(file, projection, statsColumns);
+      outputs.add(one);
+      outputRows += one.rows();
+      outputHashSum = outputHashSum.add(new java.math.BigInteger(one.hashSum()));
     }
+    Checksum output = new Checksum(outputRows, outputHashSum.toString());
     return new Result(outputs, input, output);
   }
 
@@ -122,10 +126,8 @@ final class DuckDbRewriter implements AutoCloseable {
   }
 
   private Checksum checksum(Projection projection, String source) throws SQLException {
-    String columns =
-        String.join(", ", projection.columns().stream().map(c -> Sql.identifier(c.name())).toList());
     String sql =
-        "SELECT count(*), CAST(coalesce(sum(hash(" + columns + ")), 0) AS VARCHAR) FROM (SELECT "
+        "SELECT count(*), CAST(coalesce(sum(hash(" + hashColumns(projection) + ")), 0) AS VARCHAR) FROM (SELECT "
             + projection.selectList() + " FROM " + source + ")";
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();
@@ -133,9 +135,11 @@ final class DuckDbRewriter implements AutoCloseable {
     }
   }
 
-  private Written stats(Path file, List<Column> columns) throws SQLException, IOException {
+  private Written readBack(Path file, Projection projection, List<Column> columns)
+      throws SQLException, IOException {
     List<String> items = new ArrayList<>();
     items.add("count(*)");
+    items.add("CAST(coalesce(sum(hash(" + hashColumns(projection) + ")), 0) AS VARCHAR)");
     for (Column column : columns) {
       String c = Sql.identifier(column.name());
       items.add("count(*) - count(" + c + ")");
@@ -143,13 +147,16 @@ final class DuckDbRewriter implements AutoCloseable {
       items.add(minMax(column, c, "max"));
       items.add(isFloat(column) ? "count_if(isnan(" + c + ") OR isinf(" + c + "))" : "0");
     }
-    String sql = "SELECT " + String.join(", ", items) + " FROM read_parquet(" + Sql.literal(file.toString()) + ")";
+    String sql = "SELECT " + String.join(", ", items) + " FROM (SELECT " + projection.selectList()
+        + " FROM read_parquet(" + Sql.literal(file.toString()) + ", hive_partitioning = false))";
     List<ColumnStats> stats = new ArrayList<>();
     long rows;
+    String hashSum;
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       rows = rs.getLong(1);
-      int i = 2;
+      hashSum = rs.getString(2);
+      int i = 3;
       for (Column column : columns) {
         long nulls = rs.getLong(i);
         Object min = value(column, rs, i + 1);
@@ -159,7 +166,11 @@ final class DuckDbRewriter implements AutoCloseable {
         stats.add(unordered ? new ColumnStats(column, null, null, nulls) : new ColumnStats(column, min, max, nulls));
       }
     }
-    return new Written(file, Files.size(file), rows, StatsJson.format(rows, stats));
+    return new Written(file, Files.size(file), rows, hashSum, StatsJson.format(rows, stats));
+  }
+
+  private static String hashColumns(Projection projection) {
+    return String.join(", ", projection.columns().stream().map(c -> Sql.identifier(c.name())).toList());
   }
 
   private static boolean isFloat(Column column) {

@@ -67,7 +67,7 @@ class CompactionRacesIT {
 
   private static CompactionOptions options() {
     return new CompactionOptions(
-        ByteSizes.mbToBytes(128), 40.0, ByteSizes.mbToBytes(128), PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        ByteSizes.mbToBytes(128), 40.0, ByteSizes.mbToBytes(128), 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
   }
 
   private CompactionExecutor executor(Storage through) {

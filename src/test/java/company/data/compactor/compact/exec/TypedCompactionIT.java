@@ -111,7 +111,7 @@ class TypedCompactionIT {
     String checksum = DuckDb.checksum(before.activeFiles(), COLUMNS);
 
     CompactionOptions options =
-        new CompactionOptions(1 << 20, 40, 128 << 20, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
     CompactionPlan plan = CompactionPlanner.plan(before, options);
     CompactionResult result =
         new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC())
@@ -139,7 +139,7 @@ class TypedCompactionIT {
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     TableSnapshot before = tables.loadLatest(location);
     CompactionOptions options =
-        new CompactionOptions(1 << 20, 40, 128 << 20, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
     new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC())
         .execute(CompactionPlanner.plan(before, options), before);
 

@@ -1,0 +1,42 @@
+package company.data.compactor.compact.exec;
+
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rewrites one bin of local Parquet files and measures both sides for verification. {@link
+ * DuckDbRewriter} is the implementation; the seam lets tests prove what the executor does when
+ * verification fails.
+ */
+interface BinRewriter extends AutoCloseable {
+
+  /** Opens a rewriter whose spill and home directories live under {@code scratch}. */
+  @FunctionalInterface
+  interface Factory {
+    BinRewriter open(RewriteSettings settings, Path scratch) throws SQLException, IOException;
+  }
+
+  /**
+   * Writes the rows of {@code inputs} into {@code outDir}, split at {@code targetFileSizeBytes}.
+   *
+   * @param orderBy SQL expressions to order rows by; empty keeps input order
+   */
+  DuckDbRewriter.Result rewrite(
+      TableLocation table,
+      TableSchema schema,
+      Map<String, String> properties,
+      List<Path> inputs,
+      Path outDir,
+      long targetFileSizeBytes,
+      String compression,
+      List<String> orderBy)
+      throws SQLException, IOException;
+
+  @Override
+  void close() throws SQLException;
+}
