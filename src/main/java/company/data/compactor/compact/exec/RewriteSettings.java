@@ -5,7 +5,8 @@ package company.data.compactor.compact.exec;
  *
  * @param memoryLimit DuckDB {@code memory_limit}, e.g. {@code 2GB}; larger sorts spill to scratch
  * @param threads DuckDB {@code threads}
- * @param compression Parquet codec of written files ({@code zstd} default, or {@code snappy})
+ * @param compression Parquet codec of written files ({@code zstd} default, written at level 1, or
+ *     {@code snappy})
  */
 public record RewriteSettings(String memoryLimit, int threads, String compression) {
 
