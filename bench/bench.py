@@ -124,7 +124,7 @@ def main():
             files_after, _ = table_bytes(copy)
             got = rows_and_sum(copy)
             assert got == expected, f"{name} changed the data: {got} != {expected}"
-            results[name].append((wall, rss, files_after))
+            results[name].append((wall, rss, files_after, table_bytes(copy)[1] / 1048576))
             print(f"bench: run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, "
                   f"{files_after} files, {table_bytes(copy)[1] / 1048576:.0f} MB", flush=True)
             shutil.rmtree(copy)
@@ -132,7 +132,8 @@ def main():
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir()
         wall, rss, _ = duckdb_rewrite(source, out)
-        results["DuckDB COPY (upper bound)"].append((wall, rss, len(list(out.rglob("*.parquet")))))
+        outputs = list(out.rglob("*.parquet"))
+        results["DuckDB COPY (upper bound)"].append((wall, rss, len(outputs), sum(f.stat().st_size for f in outputs) / 1048576))
         print(f"bench: run {i + 1} duckdb: {wall:.1f} s", flush=True)
         shutil.rmtree(out)
 
@@ -153,18 +154,17 @@ def main():
                  f"checked equal after every run. {args.repeat} runs each, median shown (min-max in brackets). Wall time is "
                  f"the whole command, process start included; peak RSS is the process's maximum resident set.")
     lines.append("")
-    lines.append("delta-compactor writes zstd by default (`COMPACTOR_PARQUET_COMPRESSION`); the snappy row uses the codec "
-                 "delta-rs writes, for a like-for-like comparison. delta-compactor reads the input twice more than a plain "
-                 "rewrite: once to checksum the inputs, once to checksum and collect stats of the outputs (verification "
-                 "before commit).")
+    lines.append("delta-compactor writes zstd level 1 by default (`COMPACTOR_PARQUET_COMPRESSION`); the snappy row "
+                 "shows the codec's share. delta-compactor reads the input twice more than a plain rewrite: once to "
+                 "checksum the inputs, once to checksum and collect stats of the outputs (verification before commit).")
     lines.append("")
-    lines.append("| tool | wall s | MB/s | peak RSS MB | files after | vs delta-rs (throughput) |")
-    lines.append("|---|---|---|---|---|---|")
+    lines.append("| tool | wall s | MB/s | peak RSS MB | files after | MB after | vs delta-rs (throughput) |")
+    lines.append("|---|---|---|---|---|---|---|")
     for name in results:
         walls = [r[0] for r in results[name]]
         w = statistics.median(walls)
         lines.append(f"| {name} | {w:.1f} ({min(walls):.1f}-{max(walls):.1f}) | {mb / w:.1f} | {med(name, 1):.0f} | "
-                     f"{results[name][0][2]} | {rs_wall / w:.2f}x |")
+                     f"{results[name][0][2]} | {results[name][0][3]:.0f} | {rs_wall / w:.2f}x |")
     lines.append("")
     snappy_wall = med("delta-compactor (snappy)", 0)
     lines.append(f"delta-compactor / delta-rs throughput ratio: **{rs_wall / ours_wall:.2f}x** (zstd), "

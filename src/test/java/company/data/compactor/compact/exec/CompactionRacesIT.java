@@ -26,13 +26,11 @@ import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.testing.DuckDb;
+import company.data.compactor.testing.ForwardingStorage;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -166,48 +164,17 @@ class CompactionRacesIT {
   }
 
   /** Storage whose log commits fail, as if the process died between upload and commit. */
-  private record CrashOnCommit(Storage delegate) implements Storage {
+  private static final class CrashOnCommit extends ForwardingStorage {
+    CrashOnCommit(Storage delegate) {
+      super(delegate);
+    }
+
     @Override
     public boolean putIfAbsent(String path, byte[] content) throws IOException {
       if (path.contains("/_delta_log/")) {
         throw new IOException("injected crash before the commit file was written");
       }
-      return delegate.putIfAbsent(path, content);
-    }
-
-    @Override
-    public List<company.data.compactor.storage.StoredObject> listFrom(String path) throws IOException {
-      return delegate.listFrom(path);
-    }
-
-    @Override
-    public List<company.data.compactor.storage.StoredObject> listRecursively(String prefix) throws IOException {
-      return delegate.listRecursively(prefix);
-    }
-
-    @Override
-    public company.data.compactor.storage.StoredObject stat(String path) throws IOException {
-      return delegate.stat(path);
-    }
-
-    @Override
-    public InputStream openFrom(String path, long offset) throws IOException {
-      return delegate.openFrom(path, offset);
-    }
-
-    @Override
-    public OutputStream create(String path) throws IOException {
-      return delegate.create(path);
-    }
-
-    @Override
-    public void makeDirectories(String path) throws IOException {
-      delegate.makeDirectories(path);
-    }
-
-    @Override
-    public int deleteAll(Collection<String> paths) throws IOException {
-      return delegate.deleteAll(paths);
+      return super.putIfAbsent(path, content);
     }
   }
 }
