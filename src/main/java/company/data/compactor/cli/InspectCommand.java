@@ -28,6 +28,7 @@ import picocli.CommandLine.Model.CommandSpec;
 final class InspectCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
+  @picocli.CommandLine.ParentCommand private Main main;
   @Mixin private CommonOptions common;
 
   @Option(names = "--table-uri", paramLabel = "URI", required = true,
@@ -58,7 +59,7 @@ final class InspectCommand implements Callable<Integer> {
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
     MaintenanceReport report =
-        Wiring.pipeline(location, common.workDir(), Wiring.rewriteSettings(System.getenv())).inspectOnly(request, location);
+        Wiring.pipeline(location, common.workDir(), main.environment()).inspectOnly(request, location);
     Output.print(spec, common, report);
     return Main.EXIT_OK;
   }

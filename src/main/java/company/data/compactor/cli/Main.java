@@ -2,6 +2,7 @@ package company.data.compactor.cli;
 
 import company.data.compactor.error.CompactorException;
 import java.io.PrintWriter;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -35,6 +36,17 @@ public final class Main implements Callable<Integer> {
 
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
+  private final Map<String, String> environment;
+
+  Main(Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
+  }
+
+  /** The environment the commands configure storage and DuckDB from. */
+  Map<String, String> environment() {
+    return environment;
+  }
+
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
     CliLogging.configure();
@@ -43,7 +55,12 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line with the given streams and returns the exit code (for tests). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cli = new CommandLine(new Main());
+    return execute(args, out, err, System.getenv());
+  }
+
+  /** As {@link #execute(String[], PrintWriter, PrintWriter)}, with an explicit environment. */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err, Map<String, String> environment) {
+    CommandLine cli = new CommandLine(new Main(environment));
     cli.setOut(out);
     cli.setErr(err);
     cli.setCaseInsensitiveEnumValuesAllowed(true);

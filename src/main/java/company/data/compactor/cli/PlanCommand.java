@@ -29,6 +29,7 @@ import picocli.CommandLine.Model.CommandSpec;
 final class PlanCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
+  @picocli.CommandLine.ParentCommand private Main main;
   @Mixin private CommonOptions common;
 
   @Option(names = "--table-uri", paramLabel = "URI", required = true,
@@ -75,7 +76,7 @@ final class PlanCommand implements Callable<Integer> {
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
     MaintenanceReport report =
-        Wiring.pipeline(location, common.workDir(), Wiring.rewriteSettings(System.getenv()))
+        Wiring.pipeline(location, common.workDir(), main.environment())
             .planOnly(request, location);
     Output.print(spec, common, report);
     return Main.EXIT_OK;

@@ -29,6 +29,7 @@ import picocli.CommandLine.Model.CommandSpec;
 final class RunCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
+  @picocli.CommandLine.ParentCommand private Main main;
   @Mixin private CommonOptions common;
 
   @Option(names = "--table-uri", paramLabel = "URI",
@@ -107,7 +108,7 @@ final class RunCommand implements Callable<Integer> {
     put(inputs, InputKey.MAX_BYTES_PER_RUN, maxBytesPerRun);
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
-    MaintenanceReport report = Wiring.pipeline(location, common.workDir(), Wiring.rewriteSettings(System.getenv())).run(request, location);
+    MaintenanceReport report = Wiring.pipeline(location, common.workDir(), main.environment()).run(request, location);
     Output.print(spec, common, report);
     return Main.EXIT_OK;
   }

@@ -29,7 +29,7 @@ public class MaintenanceFunction {
     MaintenanceRequest request = RequestReader.read(event == null ? Map.of() : event);
     Path work = Path.of(workDir).toAbsolutePath();
     TableLocation location = TableUris.resolve(request, work);
-    MaintenanceReport report = Wiring.pipeline(location, work, Wiring.rewriteSettings(System.getenv())).run(request, location);
+    MaintenanceReport report = Wiring.pipeline(location, work, System.getenv()).run(request, location);
     return ReportJson.asMap(report);
   }
 }

@@ -1,6 +1,7 @@
 package company.data.compactor.wiring;
 
 import company.data.compactor.compact.exec.CompactionExecutor;
+import company.data.compactor.config.TableAllowlist;
 import company.data.compactor.compact.exec.RewriteSettings;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
@@ -14,6 +15,8 @@ import company.data.compactor.model.TableLocation;
 import company.data.compactor.pipeline.MaintenancePipeline;
 import company.data.compactor.pipeline.PipelinePorts;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.s3.S3Clients;
+import company.data.compactor.storage.s3.S3Storage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.telemetry.JsonLinesTelemetrySink;
 import java.nio.file.Path;
@@ -28,6 +31,9 @@ public final class Wiring {
 
   /** Per-run scratch directories go under this, relative to the work directory. */
   public static final String SCRATCH_RELATIVE_PATH = ".delta-compactor/scratch";
+
+  /** S3 uploads are buffered under this, relative to the work directory. */
+  public static final String UPLOADS_RELATIVE_PATH = ".delta-compactor/uploads";
 
   private Wiring() {}
 
@@ -52,29 +58,39 @@ public final class Wiring {
   }
 
   /**
-   * The storage a location lives on.
-   *
-   * @throws company.data.compactor.error.CompactorException UNSUPPORTED_TABLE for s3:// until the
-   *     S3 adapter is part of the build
+   * The storage a location lives on: local disk, or S3 configured from {@code environment} (see
+   * {@link S3Clients}); S3 uploads are buffered under {@code workDir}.
    */
-  public static Storage storageFor(TableLocation location) {
+  public static Storage storageFor(TableLocation location, Path workDir, Map<String, String> environment) {
     return switch (location.scheme()) {
       case FILE -> new LocalStorage();
-      case S3 ->
-          throw Errors.unsupportedTable(
-              location,
-              "s3:// tables need the S3 storage adapter, which is not part of this build yet;"
-                  + " use a local path or file: URI");
+      case S3 -> new S3Storage(S3Clients.fromEnvironment(environment), workDir.resolve(UPLOADS_RELATIVE_PATH));
     };
   }
 
   /**
-   * The pipeline for one table: kernel over the location's storage, telemetry appended as JSON
-   * lines under {@code workDir}.
+   * Refuses a table outside {@code COMPACTOR_ALLOWED_TABLE_PREFIXES} before anything is built or
+   * requested.
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST naming the prefixes
+   */
+  public static void checkAllowed(TableLocation location, Path workDir, Map<String, String> environment) {
+    List<Violation> violations =
+        TableAllowlist.parse(environment.get(TableAllowlist.ENVIRONMENT_VARIABLE), workDir).violations(location);
+    if (!violations.isEmpty()) {
+      throw Errors.invalidRequest(violations);
+    }
+  }
+
+  /**
+   * The pipeline for one table: kernel over the location's storage, DuckDB bounded by {@link
+   * #rewriteSettings}, telemetry appended as JSON lines under {@code workDir}.
    */
   public static MaintenancePipeline pipeline(
-      TableLocation location, Path workDir, RewriteSettings rewriteSettings) {
-    Storage storage = storageFor(location);
+      TableLocation location, Path workDir, Map<String, String> environment) {
+    checkAllowed(location, workDir, environment);
+    RewriteSettings rewriteSettings = rewriteSettings(environment);
+    Storage storage = storageFor(location, workDir, environment);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     Clock clock = Clock.systemUTC();
     return new MaintenancePipeline(

@@ -228,15 +228,6 @@ class CliIT {
   }
 
   @Test
-  void s3Table_isRefusedWithoutTouchingAnything_untilTheS3AdapterLands() {
-    Result result = cli("run", "--work-dir", work.toString(), "--table-uri", "s3://bucket/t");
-
-    assertThat(result.code()).isEqualTo(1);
-    assertThat(result.err()).contains("s3:// tables need the S3 storage adapter");
-    assertThat(work).isEmptyDirectory();
-  }
-
-  @Test
   void help_listsCommands_andRunHelpListsEveryInputWithItsDefault() {
     Result top = cli("--help");
     assertThat(top.code()).isZero();

@@ -1,0 +1,328 @@
+package company.data.compactor.storage.s3;
+
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.StoredObject;
+import java.io.ByteArrayInputStream;
+import java.io.FileNotFoundException;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * {@link Storage} on Amazon S3 (and S3-compatible stores) through the AWS SDK v2 sync client.
+ * Paths are {@code s3://bucket/key}.
+ *
+ * <ul>
+ *   <li>Missing keys raise {@link FileNotFoundException}, as Delta kernel requires.
+ *   <li>{@link #putIfAbsent} is a conditional PUT ({@code If-None-Match: *}): S3 answers 412 to
+ *       the loser of a race, which is how Delta log commits stay safe next to delta-rs writers.
+ *   <li>{@link #create} buffers to a local temporary file and uploads on close (one PUT, or a
+ *       multipart upload above {@value #MULTIPART_THRESHOLD} bytes); nothing is visible before.
+ *   <li>Deletes go in batches of {@value #DELETE_BATCH} keys per request.
+ *   <li>Throttling and transient errors are retried with backoff by the client's retry strategy.
+ * </ul>
+ */
+public final class S3Storage implements Storage {
+
+  static final int DELETE_BATCH = 1000;
+  static final long MULTIPART_THRESHOLD = 64L * 1024 * 1024;
+  static final long PART_SIZE = 32L * 1024 * 1024;
+
+  private final S3Client client;
+  private final Path tempDir;
+
+  /**
+   * @param client the S3 client (this storage does not close it)
+   * @param tempDir where uploads are buffered before they are sent
+   */
+  public S3Storage(S3Client client, Path tempDir) {
+    this.client = client;
+    this.tempDir = tempDir;
+  }
+
+  /** Bucket and key of an {@code s3://} path. */
+  record Location(String bucket, String key) {
+    static Location of(String path) {
+      String rest;
+      if (path.startsWith("s3://")) {
+        rest = path.substring(5);
+      } else if (path.startsWith("s3a://")) {
+        rest = path.substring(6);
+      } else {
+        throw new IllegalArgumentException("not an s3:// path: " + path);
+      }
+      int slash = rest.indexOf('/');
+      return slash < 0 ? new Location(rest, "") : new Location(rest.substring(0, slash), rest.substring(slash + 1));
+    }
+
+    String uri(String key) {
+      return "s3://" + bucket + "/" + key;
+    }
+  }
+
+  @Override
+  public List<StoredObject> listFrom(String path) throws IOException {
+    Location at = Location.of(path);
+    int slash = at.key().lastIndexOf('/');
+    String dir = slash < 0 ? "" : at.key().substring(0, slash + 1);
+    String from = at.key().substring(dir.length());
+    ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(at.bucket()).prefix(dir).delimiter("/");
+    if (!from.isEmpty()) {
+      // StartAfter is exclusive; a strict prefix of the name sorts before it and after nothing we need.
+      request.startAfter(dir + from.substring(0, from.length() - 1));
+    }
+    List<StoredObject> found = new ArrayList<>();
+    for (S3Object object : list(request.build(), at)) {
+      String name = object.key().substring(dir.length());
+      if (compareUtf8(name, from) >= 0) {
+        found.add(toStored(at, object));
+      }
+    }
+    if (found.isEmpty() && isEmptyDirectory(at.bucket(), dir)) {
+      throw new FileNotFoundException("No such directory: " + at.uri(dir));
+    }
+    return found;
+  }
+
+  @Override
+  public List<StoredObject> listRecursively(String prefix) throws IOException {
+    Location at = Location.of(prefix);
+    String dir = at.key().isEmpty() || at.key().endsWith("/") ? at.key() : at.key() + "/";
+    List<StoredObject> found = new ArrayList<>();
+    for (S3Object object : list(ListObjectsV2Request.builder().bucket(at.bucket()).prefix(dir).build(), at)) {
+      found.add(toStored(at, object));
+    }
+    found.sort(Comparator.comparing(StoredObject::path, S3Storage::compareUtf8));
+    return found;
+  }
+
+  @Override
+  public StoredObject stat(String path) throws IOException {
+    Location at = Location.of(path);
+    try {
+      HeadObjectResponse head = client.headObject(b -> b.bucket(at.bucket()).key(at.key()));
+      return new StoredObject(path, head.contentLength(), head.lastModified().toEpochMilli());
+    } catch (NoSuchKeyException e) {
+      throw notFound(path);
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        throw notFound(path);
+      }
+      throw wrap("reading metadata of " + path, e);
+    } catch (SdkException e) {
+      throw wrap("reading metadata of " + path, e);
+    }
+  }
+
+  @Override
+  public InputStream openFrom(String path, long offset) throws IOException {
+    Location at = Location.of(path);
+    try {
+      return client.getObject(b -> {
+        b.bucket(at.bucket()).key(at.key());
+        if (offset > 0) {
+          b.range("bytes=" + offset + "-");
+        }
+      });
+    } catch (NoSuchKeyException e) {
+      throw notFound(path);
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        throw notFound(path);
+      }
+      if (e.statusCode() == 416) {
+        // A range starting at the end of the object: nothing left to read.
+        return new ByteArrayInputStream(new byte[0]);
+      }
+      throw wrap("reading " + path, e);
+    } catch (SdkException e) {
+      throw wrap("reading " + path, e);
+    }
+  }
+
+  @Override
+  public OutputStream create(String path) throws IOException {
+    Location at = Location.of(path);
+    Files.createDirectories(tempDir);
+    Path buffer = Files.createTempFile(tempDir, "upload-", ".tmp");
+    OutputStream out = Files.newOutputStream(buffer);
+    return new FilterOutputStream(out) {
+      private boolean closed;
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        try {
+          out.close();
+          upload(at, buffer);
+        } finally {
+          Files.deleteIfExists(buffer);
+        }
+      }
+    };
+  }
+
+  private void upload(Location at, Path file) throws IOException {
+    long size = Files.size(file);
+    try {
+      if (size <= MULTIPART_THRESHOLD) {
+        client.putObject(b -> b.bucket(at.bucket()).key(at.key()), RequestBody.fromFile(file));
+      } else {
+        uploadMultipart(at, file, size);
+      }
+    } catch (SdkException e) {
+      throw wrap("uploading " + at.uri(at.key()), e);
+    }
+  }
+
+  private void uploadMultipart(Location at, Path file, long size) throws IOException {
+    String uploadId = client.createMultipartUpload(b -> b.bucket(at.bucket()).key(at.key())).uploadId();
+    try {
+      List<CompletedPart> parts = new ArrayList<>();
+      byte[] chunk = new byte[(int) PART_SIZE];
+      try (InputStream in = Files.newInputStream(file)) {
+        for (int number = 1; ; number++) {
+          int read = in.readNBytes(chunk, 0, chunk.length);
+          if (read <= 0) {
+            break;
+          }
+          int partNumber = number;
+          String etag = client.uploadPart(
+                  b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId).partNumber(partNumber),
+                  RequestBody.fromBytes(java.util.Arrays.copyOf(chunk, read)))
+              .eTag();
+          parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
+        }
+      }
+      client.completeMultipartUpload(b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId)
+          .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
+    } catch (IOException | SdkException e) {
+      client.abortMultipartUpload(b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId));
+      throw e;
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(String path, byte[] content) throws IOException {
+    Location at = Location.of(path);
+    try {
+      client.putObject(b -> b.bucket(at.bucket()).key(at.key()).ifNoneMatch("*"), RequestBody.fromBytes(content));
+      return true;
+    } catch (S3Exception e) {
+      if (e.statusCode() == 412) {
+        return false;
+      }
+      if (e.statusCode() == 409) {
+        // A concurrent conditional write in flight on the same key (S3 "ConditionalRequestConflict").
+        return false;
+      }
+      throw wrap("writing " + path + " if absent", e);
+    } catch (SdkException e) {
+      throw wrap("writing " + path + " if absent", e);
+    }
+  }
+
+  @Override
+  public void makeDirectories(String path) {
+    // Object stores have no directories.
+  }
+
+  @Override
+  public int deleteAll(Collection<String> paths) throws IOException {
+    List<String> all = new ArrayList<>(paths);
+    int deleted = 0;
+    for (int start = 0; start < all.size(); start += DELETE_BATCH) {
+      List<String> batch = all.subList(start, Math.min(all.size(), start + DELETE_BATCH));
+      String bucket = Location.of(batch.get(0)).bucket();
+      List<ObjectIdentifier> keys = new ArrayList<>();
+      for (String path : batch) {
+        Location at = Location.of(path);
+        if (!at.bucket().equals(bucket)) {
+          throw new IllegalArgumentException("one delete batch spans buckets " + bucket + " and " + at.bucket());
+        }
+        keys.add(ObjectIdentifier.builder().key(at.key()).build());
+      }
+      try {
+        DeleteObjectsResponse response = client.deleteObjects(b -> b.bucket(bucket)
+            .delete(Delete.builder().objects(keys).quiet(true).build()));
+        List<String> failed = response.errors().stream()
+            .filter(e -> !"NoSuchKey".equals(e.code()))
+            .map(e -> e.key() + " (" + e.code() + ": " + e.message() + ")")
+            .toList();
+        if (!failed.isEmpty()) {
+          throw new IOException("could not delete " + failed.size() + " of " + keys.size() + " objects in " + bucket + ": " + failed);
+        }
+        deleted += keys.size();
+      } catch (SdkException e) {
+        throw wrap("deleting " + keys.size() + " objects in " + bucket, e);
+      }
+    }
+    return deleted;
+  }
+
+  private List<S3Object> list(ListObjectsV2Request request, Location at) throws IOException {
+    List<S3Object> objects = new ArrayList<>();
+    try {
+      for (ListObjectsV2Response page : client.listObjectsV2Paginator(request)) {
+        objects.addAll(page.contents());
+      }
+    } catch (SdkException e) {
+      throw wrap("listing " + at.uri(request.prefix()), e);
+    }
+    return objects;
+  }
+
+  private boolean isEmptyDirectory(String bucket, String dir) throws IOException {
+    try {
+      return client.listObjectsV2(b -> b.bucket(bucket).prefix(dir).maxKeys(1)).keyCount() == 0;
+    } catch (SdkException e) {
+      throw wrap("listing s3://" + bucket + "/" + dir, e);
+    }
+  }
+
+  private static StoredObject toStored(Location at, S3Object object) {
+    return new StoredObject(at.uri(object.key()), object.size(), object.lastModified().toEpochMilli());
+  }
+
+  private static FileNotFoundException notFound(String path) {
+    return new FileNotFoundException("No such object: " + path);
+  }
+
+  private static IOException wrap(String doing, SdkException e) {
+    return new IOException("S3 failed while " + doing + ": " + e.getMessage(), e);
+  }
+
+  static int compareUtf8(String a, String b) {
+    return java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,37 @@
+package company.data.compactor.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.error.Violation;
+import company.data.compactor.model.TableLocation;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class TableAllowlistTest {
+
+  private static final Path WORK = Path.of("/work");
+
+  private static TableLocation at(String uri) {
+    return TableLocation.parse(uri, WORK);
+  }
+
+  @Test
+  void blank_allowsEveryTable() {
+    assertThat(TableAllowlist.parse(" ", WORK).violations(at("s3://any/t"))).isEmpty();
+    assertThat(TableAllowlist.parse(null, WORK).violations(at("/x"))).isEmpty();
+  }
+
+  @Test
+  void allowsTablesAtOrBelowAPrefix_onlyAtPathBoundaries() {
+    TableAllowlist allowlist = TableAllowlist.parse("s3://lake/tables/, demo_delta_table", WORK);
+
+    assertThat(allowlist.violations(at("s3://lake/tables/events"))).isEmpty();
+    assertThat(allowlist.violations(at("s3://lake/tables"))).isEmpty();
+    assertThat(allowlist.violations(at("demo_delta_table"))).isEmpty();
+    assertThat(allowlist.violations(at("s3://lake/tables-old/events")))
+        .containsExactly(new Violation("table_uri", "s3://lake/tables-old/events",
+            "is not under an allowed table prefix (s3://lake/tables, file:/work/demo_delta_table);"
+                + " ask the operator to add it to COMPACTOR_ALLOWED_TABLE_PREFIXES"));
+    assertThat(allowlist.violations(at("s3://other/tables/events"))).hasSize(1);
+  }
+}
