@@ -40,6 +40,9 @@ public final class CompactionExecutor implements company.data.compactor.compact.
 
   private static final System.Logger LOG = System.getLogger(CompactionExecutor.class.getName());
 
+  /** Concurrent input downloads from object stores. */
+  static final int PARALLEL_DOWNLOADS = 8;
+
   private final Storage storage;
   private final RewriteCommitter committer;
   private final RewriteSettings settings;
@@ -144,11 +147,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       for (Bin bin : bins) {
         Path binDir = scratch.newDirectory("bin-" + java.util.UUID.randomUUID());
         try {
-          Path inDir = Files.createDirectories(binDir.resolve("in"));
-          List<Path> inputs = new ArrayList<>();
-          for (int i = 0; i < bin.files().size(); i++) {
-            inputs.add(Scratch.localCopy(storage, bin.files().get(i).path(), inDir, "input-" + i + ".parquet"));
-          }
+          List<Path> inputs = localInputs(bin, Files.createDirectories(binDir.resolve("in")));
           DuckDbRewriter.Result result =
               rewriter.rewrite(
                   snapshot.location(),
@@ -233,6 +232,44 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     } catch (IOException e) {
       LOG.log(Level.WARNING, "could not delete {0} uploaded files of {1}; vacuum will remove them: {2}",
           added.size(), snapshot.location(), e.getMessage());
+    }
+  }
+
+  /**
+   * Local files of the bin's inputs: in place on local disk; on object stores downloaded in
+   * parallel ({@value #PARALLEL_DOWNLOADS} at a time) into the bin's scratch directory, which
+   * bounds scratch use by the bin size.
+   */
+  private List<Path> localInputs(Bin bin, Path inDir) throws IOException {
+    List<DataFile> files = bin.files();
+    if (storage.localFile(files.get(0).path()).isPresent()) {
+      List<Path> local = new ArrayList<>();
+      for (DataFile file : files) {
+        local.add(storage.localFile(file.path()).orElseThrow());
+      }
+      return local;
+    }
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(Math.min(PARALLEL_DOWNLOADS, files.size()));
+    try {
+      List<java.util.concurrent.Future<Path>> downloads = new ArrayList<>();
+      for (int i = 0; i < files.size(); i++) {
+        String path = files.get(i).path();
+        String name = "input-" + i + ".parquet";
+        downloads.add(pool.submit(() -> Scratch.localCopy(storage, path, inDir, name)));
+      }
+      List<Path> local = new ArrayList<>();
+      for (java.util.concurrent.Future<Path> download : downloads) {
+        local.add(download.get());
+      }
+      return local;
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while downloading inputs", e);
+    } finally {
+      pool.shutdownNow();
     }
   }
 

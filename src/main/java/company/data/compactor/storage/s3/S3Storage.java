@@ -49,6 +49,7 @@ public final class S3Storage implements Storage {
   static final int DELETE_BATCH = 1000;
   static final long MULTIPART_THRESHOLD = 64L * 1024 * 1024;
   static final long PART_SIZE = 32L * 1024 * 1024;
+  static final int PARALLEL_LISTINGS = 8;
 
   private final S3Client client;
   private final Path tempDir;
@@ -106,13 +107,44 @@ public final class S3Storage implements Storage {
     return found;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Big tables are listed in parallel: the first level under {@code prefix} (partition
+   * directories) is listed with a delimiter, then each subdirectory's keys by its own paged
+   * listing, {@value #PARALLEL_LISTINGS} at a time.
+   */
   @Override
   public List<StoredObject> listRecursively(String prefix) throws IOException {
     Location at = Location.of(prefix);
     String dir = at.key().isEmpty() || at.key().endsWith("/") ? at.key() : at.key() + "/";
     List<StoredObject> found = new ArrayList<>();
-    for (S3Object object : list(ListObjectsV2Request.builder().bucket(at.bucket()).prefix(dir).build(), at)) {
-      found.add(toStored(at, object));
+    List<String> subdirectories = new ArrayList<>();
+    try {
+      for (ListObjectsV2Response page : client.listObjectsV2Paginator(b -> b.bucket(at.bucket()).prefix(dir).delimiter("/"))) {
+        page.contents().forEach(o -> found.add(toStored(at, o)));
+        page.commonPrefixes().forEach(p -> subdirectories.add(p.prefix()));
+      }
+    } catch (SdkException e) {
+      throw wrap("listing " + at.uri(dir), e);
+    }
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, Math.min(PARALLEL_LISTINGS, subdirectories.size())));
+    try {
+      List<java.util.concurrent.Future<List<S3Object>>> listings = new ArrayList<>();
+      for (String sub : subdirectories) {
+        listings.add(pool.submit(() -> list(ListObjectsV2Request.builder().bucket(at.bucket()).prefix(sub).build(), at)));
+      }
+      for (var listing : listings) {
+        listing.get().forEach(o -> found.add(toStored(at, o)));
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while listing " + prefix, e);
+    } finally {
+      pool.shutdownNow();
     }
     found.sort(Comparator.comparing(StoredObject::path, S3Storage::compareUtf8));
     return found;

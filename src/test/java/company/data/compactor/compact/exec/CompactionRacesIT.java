@@ -161,6 +161,9 @@ class CompactionRacesIT {
     assertThat(after.activeFiles()).containsExactlyInAnyOrderElementsOf(seeded.activeFiles());
     assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected);
     assertThat(parquetFilesIn(FIRST_DAY)).as("the upload stays, untracked, for vacuum").hasSize(11);
+    try (Stream<Path> scratch = Files.list(dir.resolve("scratch"))) {
+      assertThat(scratch).as("the run's scratch directory is deleted after the failure").isEmpty();
+    }
   }
 
   /** Storage whose log commits fail, as if the process died between upload and commit. */
