@@ -19,7 +19,9 @@ import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
 import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.probe.ProbeResult;
 import company.data.compactor.report.CompactionReport;
+import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
 import java.lang.System.Logger.Level;
@@ -31,9 +33,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, plan
- * and execute compaction, report. Later steps (latency probe, vacuum) join here. Depends on ports
- * only.
+ * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, probe
+ * read latency, plan and execute compaction, probe again, report. Vacuum joins here next. Depends
+ * on ports only.
  */
 public final class MaintenancePipeline {
 
@@ -71,7 +73,10 @@ public final class MaintenancePipeline {
     refuseIfInvalid(tableViolations(request, snapshot.schema()));
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
-    steps.add(StepOutcome.notAvailable("probe", "the read-latency probe is not part of this build yet"));
+    List<String> probed = mostFragmented(health, ports.probe().samplePartitions());
+    ProbeResult pre = ports.probe().measure(snapshot, probed);
+    LOG.log(Level.INFO, "read latency before: table={0} version={1} partitions={2} files={3} median_ms={4}",
+        location, snapshot.version(), probed.size(), pre.files(), pre.medianMs());
     CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, snapshot.schema()));
     CompactionReport compaction;
     if (plan.isEmpty()) {
@@ -87,8 +92,17 @@ public final class MaintenancePipeline {
       compaction = ReportSections.ran(health, plan, result);
       steps.add(compacted(request, compaction));
     }
+    ProbeResult post = null;
+    if (compaction.compacted()) {
+      TableSnapshot after = ports.tables().loadLatest(location);
+      post = ports.probe().measure(after, probed);
+      LOG.log(Level.INFO, "read latency after: table={0} version={1} files={2} median_ms={3}",
+          location, after.version(), post.files(), post.medianMs());
+    }
+    LatencyReport latency = ReportSections.latency(request, ports.probe().method(), pre, post);
+    steps.add(probeStep(latency));
     steps.add(StepOutcome.notAvailable("vacuum", "vacuum is not part of this build yet; nothing was deleted"));
-    MaintenanceReport report = report("run", executionId, started, request, location, health, compaction, steps);
+    MaintenanceReport report = report("run", executionId, started, request, location, health, latency, compaction, steps);
     ports.telemetry().record(report);
     return report;
   }
@@ -110,7 +124,7 @@ public final class MaintenancePipeline {
         inspected(health),
         StepOutcome.done("plan", plan.isEmpty() ? whyNothing(readOnly, health, plan)
             : plan.bins().size() + " bins of " + plan.filesToRewrite() + " files; nothing was rewritten"));
-    return report("plan", executionId, started, readOnly, location, health, ReportSections.notRun(health, plan), steps);
+    return report("plan", executionId, started, readOnly, location, health, null, ReportSections.notRun(health, plan), steps);
   }
 
   /**
@@ -124,11 +138,36 @@ public final class MaintenancePipeline {
     refuseIfInvalid(RequestRules.violations(readOnly));
     TableSnapshot snapshot = ports.tables().loadLatest(location);
     TableHealth health = inspect(readOnly, snapshot);
-    return report("inspect", executionId, started, readOnly, location, health, null, List.of(inspected(health)));
+    return report("inspect", executionId, started, readOnly, location, health, null, null, List.of(inspected(health)));
   }
 
   private static StepOutcome inspected(TableHealth health) {
     return StepOutcome.done("inspect", health.totalFiles() + " active files at version " + health.tableVersion());
+  }
+
+  private static StepOutcome probeStep(LatencyReport latency) {
+    String detail = String.format(Locale.ROOT, "median read %.1f ms before (%d files)",
+        latency.readLatencyPreMs(), latency.latencyProbeFilesPre());
+    if (latency.readLatencyPostMs() != null) {
+      detail += String.format(Locale.ROOT, ", %.1f ms after (%d files), speedup %.1f%%",
+          latency.readLatencyPostMs(), latency.latencyProbeFilesPost(), latency.latencySpeedupPct());
+    } else {
+      detail += "; not measured again: nothing was rewritten";
+    }
+    if (latency.latencyRegressionDetected()) {
+      detail += "; the read exceeded latency_sla_ms before compaction";
+    }
+    return StepOutcome.done("probe", detail);
+  }
+
+  /** Up to {@code max} partition labels with the most files: where fragmentation costs most. */
+  private static List<String> mostFragmented(TableHealth health, int max) {
+    return health.partitions().stream()
+        .sorted(java.util.Comparator.comparingInt(company.data.compactor.inspect.PartitionHealth::fileCount).reversed()
+            .thenComparing(company.data.compactor.inspect.PartitionHealth::partition))
+        .limit(max)
+        .map(company.data.compactor.inspect.PartitionHealth::partition)
+        .toList();
   }
 
   private static StepOutcome compacted(MaintenanceRequest request, CompactionReport c) {
@@ -222,6 +261,7 @@ public final class MaintenancePipeline {
       MaintenanceRequest request,
       TableLocation location,
       TableHealth health,
+      LatencyReport latency,
       CompactionReport compaction,
       List<StepOutcome> steps) {
     long durationMs = Math.max(0, ports.clock().millis() - started.toEpochMilli());
@@ -244,9 +284,10 @@ public final class MaintenancePipeline {
         health.filesWithoutStats(),
         health.compactionRequired(),
         ReportSections.partitions(health),
+        latency,
         compaction,
         steps,
-        Summaries.of(location, health, compaction, steps, request));
+        Summaries.of(location, health, latency, compaction, steps, request));
   }
 
   private static Map<String, Object> inputs(MaintenanceRequest request, TableLocation location) {

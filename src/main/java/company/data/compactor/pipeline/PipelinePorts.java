@@ -3,6 +3,7 @@ package company.data.compactor.pipeline;
 import company.data.compactor.compact.Compactor;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.telemetry.TelemetrySink;
 import java.time.Clock;
 import java.util.Objects;
@@ -14,6 +15,7 @@ import java.util.function.Supplier;
  * @param tables reads table snapshots
  * @param demoSeeder writes the demo table when {@code demo_mode} is on
  * @param compactor rewrites and commits compaction plans
+ * @param probe measures read latency before and after compaction
  * @param telemetry keeps each run's report
  * @param clock the run's time source
  * @param executionIds makes a unique id per run
@@ -22,6 +24,7 @@ public record PipelinePorts(
     DeltaTables tables,
     DemoSeeder demoSeeder,
     Compactor compactor,
+    LatencyProbe probe,
     TelemetrySink telemetry,
     Clock clock,
     Supplier<String> executionIds) {
@@ -30,6 +33,7 @@ public record PipelinePorts(
     Objects.requireNonNull(tables, "tables");
     Objects.requireNonNull(demoSeeder, "demoSeeder");
     Objects.requireNonNull(compactor, "compactor");
+    Objects.requireNonNull(probe, "probe");
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executionIds, "executionIds");

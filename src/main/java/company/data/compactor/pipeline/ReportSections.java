@@ -5,7 +5,10 @@ import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.PartitionResult;
 import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.model.ByteSizes;
+import company.data.compactor.config.MaintenanceRequest;
+import company.data.compactor.probe.ProbeResult;
 import company.data.compactor.report.CompactionPartitionReport;
+import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.PartitionReport;
 import company.data.compactor.report.PlanPartitionReport;
@@ -72,6 +75,25 @@ final class ReportSections {
         round(result.throughputMbPerSec(), 3),
         plan(plan),
         result.partitions().stream().map(ReportSections::partition).toList());
+  }
+
+  static LatencyReport latency(MaintenanceRequest request, String method, ProbeResult pre, ProbeResult post) {
+    Double speedup = post == null || pre.medianMs() == 0 ? null
+        : round((pre.medianMs() - post.medianMs()) / pre.medianMs() * 100, 1);
+    return new LatencyReport(
+        pre.medianMs(),
+        post == null ? null : post.medianMs(),
+        speedup,
+        pre.medianMs() > request.latencySlaMs(),
+        post == null ? null : post.medianMs() <= request.latencySlaMs(),
+        method,
+        pre.partitions(),
+        pre.files(),
+        post == null ? null : post.files(),
+        pre.bytes(),
+        post == null ? null : post.bytes(),
+        pre.result(),
+        post == null ? null : post.result());
   }
 
   private static CompactionPartitionReport partition(PartitionResult p) {

@@ -4,6 +4,7 @@ import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.CompactionReport;
+import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.StepOutcome;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +18,7 @@ final class Summaries {
   static String of(
       TableLocation location,
       TableHealth health,
+      LatencyReport latency,
       CompactionReport compaction,
       List<StepOutcome> steps,
       MaintenanceRequest request) {
@@ -43,6 +45,12 @@ final class Summaries {
           " Compaction required (ratio reaches the %.2f%% gate).", request.compactionRatioThresholdPct()));
     } else {
       text.append(" Healthy: no compaction needed.");
+    }
+    if (latency != null && latency.readLatencyPostMs() != null) {
+      text.append(String.format(Locale.ROOT, " Read latency %.1f -> %.1f ms (%.1f%% faster).",
+          latency.readLatencyPreMs(), latency.readLatencyPostMs(), latency.latencySpeedupPct()));
+    } else if (latency != null) {
+      text.append(String.format(Locale.ROOT, " Read latency %.1f ms.", latency.readLatencyPreMs()));
     }
     String unavailable =
         steps.stream()

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param compactionRequired whether the small-file ratio reaches {@code
  *     compaction_ratio_threshold_pct}
  * @param partitions per-partition figures
+ * @param latency the read-latency probe before and after compaction (fields unwrapped to the top
+ *     level); null for {@code inspect} and {@code plan}
  * @param compaction what compaction planned and did (fields unwrapped to the top level); null for
  *     {@code inspect}
  * @param steps what each step of the run did
@@ -51,6 +53,7 @@ public record MaintenanceReport(
     int filesWithoutStats,
     boolean compactionRequired,
     List<PartitionReport> partitions,
+    @JsonUnwrapped LatencyReport latency,
     @JsonUnwrapped CompactionReport compaction,
     List<StepOutcome> steps,
     String summary) {

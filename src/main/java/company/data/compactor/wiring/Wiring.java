@@ -13,6 +13,8 @@ import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.pipeline.MaintenancePipeline;
+import company.data.compactor.probe.ProbeSettings;
+import company.data.compactor.probe.StorageReadProbe;
 import company.data.compactor.pipeline.PipelinePorts;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.s3.S3Clients;
@@ -31,6 +33,9 @@ public final class Wiring {
 
   /** Per-run scratch directories go under this, relative to the work directory. */
   public static final String SCRATCH_RELATIVE_PATH = ".delta-compactor/scratch";
+
+  /** The latency probe's per-run copies go under this, relative to the work directory. */
+  public static final String PROBE_RELATIVE_PATH = ".delta-compactor/probe";
 
   /** S3 uploads are buffered under this, relative to the work directory. */
   public static final String UPLOADS_RELATIVE_PATH = ".delta-compactor/uploads";
@@ -69,6 +74,23 @@ public final class Wiring {
   }
 
   /**
+   * Latency probe configuration from the environment: {@code COMPACTOR_PROBE_QUERY} (default
+   * {@code SELECT count(*) FROM t}), {@code COMPACTOR_PROBE_PARTITIONS} (default 3), {@code
+   * COMPACTOR_PROBE_RUNS} (default 3).
+   */
+  public static ProbeSettings probeSettings(Map<String, String> environment) {
+    ProbeSettings defaults = ProbeSettings.defaults();
+    String query = environment.getOrDefault("COMPACTOR_PROBE_QUERY", defaults.query());
+    String partitions = environment.getOrDefault("COMPACTOR_PROBE_PARTITIONS", String.valueOf(defaults.maxPartitions()));
+    String runs = environment.getOrDefault("COMPACTOR_PROBE_RUNS", String.valueOf(defaults.runs()));
+    try {
+      return new ProbeSettings(query, Integer.parseInt(partitions.strip()), Integer.parseInt(runs.strip()));
+    } catch (IllegalArgumentException e) {
+      throw Errors.invalidRequest(List.of(new Violation("environment", "COMPACTOR_PROBE_*", e.getMessage())));
+    }
+  }
+
+  /**
    * Refuses a table outside {@code COMPACTOR_ALLOWED_TABLE_PREFIXES} before anything is built or
    * requested.
    *
@@ -90,6 +112,7 @@ public final class Wiring {
       TableLocation location, Path workDir, Map<String, String> environment) {
     checkAllowed(location, workDir, environment);
     RewriteSettings rewriteSettings = rewriteSettings(environment);
+    ProbeSettings probeSettings = probeSettings(environment);
     Storage storage = storageFor(location, workDir, environment);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     Clock clock = Clock.systemUTC();
@@ -103,6 +126,7 @@ public final class Wiring {
                 rewriteSettings,
                 workDir.resolve(SCRATCH_RELATIVE_PATH),
                 clock),
+            new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH)),
             clock,
             () -> UUID.randomUUID().toString()));

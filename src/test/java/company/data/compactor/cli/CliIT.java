@@ -67,6 +67,14 @@ class CliIT {
     assertThat(report.get("compaction_partitions")).hasSize(3)
         .allSatisfy(p -> assertThat(p.get("status").asText()).isEqualTo("committed"));
     assertThat(report.get("compaction_plan").get("bins").asInt()).isEqualTo(3);
+    assertThat(report.get("read_latency_pre_ms").asDouble()).isPositive();
+    assertThat(report.get("read_latency_post_ms").asDouble()).isPositive();
+    assertThat(report.get("latency_speedup_pct").isNumber()).isTrue();
+    assertThat(report.get("latency_probe_files_pre").asInt()).isEqualTo(30);
+    assertThat(report.get("latency_probe_files_post").asInt()).isEqualTo(3);
+    assertThat(report.get("latency_probe_result_pre").asText()).isEqualTo("1500");
+    assertThat(report.get("latency_probe_result_post").asText()).isEqualTo("1500");
+    assertThat(report.get("latency_probe_method").asText()).contains("SELECT count(*) FROM t").contains("median of 3 runs");
 
     List<String> telemetry = Files.readAllLines(work.resolve(".delta-compactor/telemetry.jsonl"));
     assertThat(telemetry).hasSize(1);
@@ -136,6 +144,37 @@ class CliIT {
   }
 
   @Test
+  void run_probeQueryIsOperatorConfiguration() throws Exception {
+    java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+    env.put("COMPACTOR_PROBE_QUERY", "SELECT count(DISTINCT customer_id), sum(amount) FROM t");
+    env.put("COMPACTOR_PROBE_RUNS", "1");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+
+    int code = Main.execute(new String[] {"run", "--work-dir", work.toString(), "--json"},
+        new PrintWriter(out, true), new PrintWriter(err, true), env);
+
+    assertThat(code).as(err.toString()).isZero();
+    JsonNode report = new ObjectMapper().readTree(out.toString());
+    assertThat(report.get("latency_probe_result_pre").asText()).isEqualTo("40,73125.0");
+    assertThat(report.get("latency_probe_result_post").asText()).isEqualTo("40,73125.0");
+  }
+
+  @Test
+  void run_rejectsAProbeQueryThatIsNotOneSelect_beforeTouchingAnything() {
+    java.util.Map<String, String> env = new java.util.HashMap<>(System.getenv());
+    env.put("COMPACTOR_PROBE_QUERY", "COPY t TO '/tmp/x'");
+    StringWriter err = new StringWriter();
+
+    int code = Main.execute(new String[] {"run", "--work-dir", work.toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), env);
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("the probe query must be one SELECT statement over t");
+    assertThat(work).isEmptyDirectory();
+  }
+
+  @Test
   void run_again_onTheCompactedTable_plansNothing() throws Exception {
     assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
 
@@ -148,6 +187,8 @@ class CliIT {
     assertThat(report.get("files_removed").asInt()).isZero();
     assertThat(report.get("compaction_plan").get("bins").asInt()).isZero();
     assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000034.json")).doesNotExist();
+    assertThat(report.get("read_latency_post_ms").isNull()).isTrue();
+    assertThat(report.get("latency_probe_files_pre").asInt()).isEqualTo(3);
   }
 
   @Test

@@ -61,6 +61,9 @@ class S3PipelineIT {
     assertThat(report.get("files_after").asInt()).isEqualTo(3);
     assertThat(report.get("version_after").asLong()).isEqualTo(33);
     assertThat(report.get("rows_rewritten").asLong()).isEqualTo(1500);
+    assertThat(report.get("latency_probe_files_pre").asInt()).isEqualTo(30);
+    assertThat(report.get("latency_probe_files_post").asInt()).isEqualTo(3);
+    assertThat(report.get("latency_probe_result_post").asText()).isEqualTo("1500");
 
     Result inspect = cli(env, "inspect", "--work-dir", work.toString(), "--table-uri", uri, "--json");
     assertThat(inspect.code()).as(inspect.err()).isZero();
