@@ -51,6 +51,14 @@ final class ReportText {
               p.avgFileSizeMb(),
               p.totalSizeMb()));
     }
+    if (report.vacuum() != null && report.vacuum().vacuumSkippedReason() == null) {
+      var v = report.vacuum();
+      out.append(String.format(Locale.ROOT, "%nvacuum     %s, retention %d h (%s), cutoff %s: %d candidates (%d bytes), %s%n",
+          v.vacuumMode(), v.vacuumRetentionHours(), v.vacuumRetentionSource(), v.vacuumCutoff(),
+          v.candidateFilesCount(), v.candidateBytes(), v.vacuumDryRun() ? "dry run" : v.deletedFilesCount() + " deleted"));
+      v.candidateSample().forEach(p -> out.append("  ").append(p).append(System.lineSeparator()));
+      v.vacuumWarnings().forEach(w -> out.append("  warning: ").append(w).append(System.lineSeparator()));
+    }
     if (report.compaction() != null) {
       out.append(System.lineSeparator()).append(compaction(report.compaction()));
     }

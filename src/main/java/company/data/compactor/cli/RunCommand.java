@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Run the maintenance pipeline on one table: (demo seed,) inspect, compact, report.",
+      "Run the maintenance pipeline on one table: (demo seed,) inspect, probe, compact, vacuum, report.",
       "Every option is a request input in kebab case, with the same default. All inputs are",
       "validated first; any broken rule is reported (all at once) and nothing is touched."
     })
@@ -91,6 +91,11 @@ final class RunCommand implements Callable<Integer> {
           + " (reported as bytes_deferred). Default: no limit")
   String maxBytesPerRun;
 
+  @Option(names = "--vacuum-mode", paramLabel = "lite|full",
+      description = "lite: files whose tombstones expired; full: also untracked files. Default: "
+          + MaintenanceRequest.DEFAULT_VACUUM_MODE)
+  String vacuumMode;
+
   @Override
   public Integer call() {
     Map<String, Object> inputs = new LinkedHashMap<>();
@@ -106,6 +111,7 @@ final class RunCommand implements Callable<Integer> {
     put(inputs, InputKey.NOTIFY_SLACK, notifySlack);
     put(inputs, InputKey.PARTITION_FILTER, partitionFilter);
     put(inputs, InputKey.MAX_BYTES_PER_RUN, maxBytesPerRun);
+    put(inputs, InputKey.VACUUM_MODE, vacuumMode);
     MaintenanceRequest request = RequestReader.read(inputs);
     TableLocation location = TableUris.resolve(request, common.workDir());
     MaintenanceReport report = Wiring.pipeline(location, common.workDir(), main.environment()).run(request, location);

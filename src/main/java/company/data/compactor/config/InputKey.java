@@ -19,7 +19,8 @@ public enum InputKey {
   LATENCY_SLA_MS,
   NOTIFY_SLACK,
   PARTITION_FILTER,
-  MAX_BYTES_PER_RUN;
+  MAX_BYTES_PER_RUN,
+  VACUUM_MODE;
 
   /** The snake-case name, e.g. {@code small_file_threshold_mb}. */
   public String key() {

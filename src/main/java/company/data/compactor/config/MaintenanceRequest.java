@@ -29,6 +29,8 @@ import java.util.Objects;
  *     partition columns limiting what compaction touches, e.g. {@code event_date >= '2026-10-18'}
  * @param maxBytesPerRun {@code max_bytes_per_run}, default empty (no limit): input bytes one run
  *     may rewrite; the rest waits for the next run
+ * @param vacuumMode {@code vacuum_mode}, default {@code lite}: {@code lite} deletes files whose
+ *     tombstones expired, {@code full} also untracked files older than the retention
  */
 public record MaintenanceRequest(
     boolean demoMode,
@@ -42,7 +44,8 @@ public record MaintenanceRequest(
     double latencySlaMs,
     boolean notifySlack,
     String partitionFilter,
-    java.util.OptionalLong maxBytesPerRun) {
+    java.util.OptionalLong maxBytesPerRun,
+    String vacuumMode) {
 
   public static final boolean DEFAULT_DEMO_MODE = true;
   public static final String DEFAULT_TABLE_URI = "demo_delta_table";
@@ -55,11 +58,13 @@ public record MaintenanceRequest(
   public static final boolean DEFAULT_VACUUM_DRY_RUN = true;
   public static final double DEFAULT_LATENCY_SLA_MS = 150.0;
   public static final boolean DEFAULT_NOTIFY_SLACK = false;
+  public static final String DEFAULT_VACUUM_MODE = "lite";
 
   public MaintenanceRequest {
     Objects.requireNonNull(tableUri, "tableUri");
     Objects.requireNonNull(partitionFilter, "partitionFilter");
     Objects.requireNonNull(maxBytesPerRun, "maxBytesPerRun");
+    Objects.requireNonNull(vacuumMode, "vacuumMode");
     zOrderColumns = List.copyOf(zOrderColumns);
   }
 
@@ -77,7 +82,8 @@ public record MaintenanceRequest(
         DEFAULT_LATENCY_SLA_MS,
         DEFAULT_NOTIFY_SLACK,
         "",
-        java.util.OptionalLong.empty());
+        java.util.OptionalLong.empty(),
+        DEFAULT_VACUUM_MODE);
   }
 
   /** This request with {@code demo_mode} off (for read-only commands). */
@@ -85,7 +91,7 @@ public record MaintenanceRequest(
     return new MaintenanceRequest(
         false, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
         zOrderColumns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
-        partitionFilter, maxBytesPerRun);
+        partitionFilter, maxBytesPerRun, vacuumMode);
   }
 
   /** This request with other Z-order columns. */
@@ -93,6 +99,6 @@ public record MaintenanceRequest(
     return new MaintenanceRequest(
         demoMode, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
         columns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
-        partitionFilter, maxBytesPerRun);
+        partitionFilter, maxBytesPerRun, vacuumMode);
   }
 }

@@ -56,6 +56,9 @@ public final class RequestRules {
     if (request.maxBytesPerRun().isPresent() && request.maxBytesPerRun().getAsLong() <= 0) {
       found.add(violation(InputKey.MAX_BYTES_PER_RUN, request.maxBytesPerRun().getAsLong(), "must be > 0"));
     }
+    if (!request.vacuumMode().equals("lite") && !request.vacuumMode().equals("full")) {
+      found.add(violation(InputKey.VACUUM_MODE, request.vacuumMode(), "must be lite or full"));
+    }
     Set<String> seen = new HashSet<>();
     for (String column : request.zOrderColumns()) {
       if (column.isBlank()) {

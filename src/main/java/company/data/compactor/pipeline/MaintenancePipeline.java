@@ -24,6 +24,9 @@ import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
+import company.data.compactor.report.VacuumReport;
+import company.data.compactor.vacuum.VacuumMode;
+import company.data.compactor.vacuum.VacuumResult;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,8 +37,8 @@ import java.util.Map;
 
 /**
  * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, probe
- * read latency, plan and execute compaction, probe again, report. Vacuum joins here next. Depends
- * on ports only.
+ * read latency, plan and execute compaction, probe again, vacuum (dry run by default), report.
+ * Depends on ports only.
  */
 public final class MaintenancePipeline {
 
@@ -84,7 +87,7 @@ public final class MaintenancePipeline {
       steps.add(StepOutcome.skipped("compact", whyNothing(request, health, plan)));
       compaction = ReportSections.notRun(health, plan);
     } else {
-      refuseUnsupportedFeatures(snapshot);
+      refuseUnsupportedFeatures(snapshot, "compaction");
       LOG.log(Level.INFO, "compacting: table={0} version={1} bins={2} files={3} MB={4}", location,
           snapshot.version(), plan.bins().size(), plan.filesToRewrite(),
           String.format(Locale.ROOT, "%.3f", ByteSizes.bytesToMb(plan.bytesToRewrite())));
@@ -93,16 +96,18 @@ public final class MaintenancePipeline {
       steps.add(compacted(request, compaction));
     }
     ProbeResult post = null;
+    TableSnapshot latest = snapshot;
     if (compaction.compacted()) {
       TableSnapshot after = ports.tables().loadLatest(location);
+      latest = after;
       post = ports.probe().measure(after, probed);
       LOG.log(Level.INFO, "read latency after: table={0} version={1} files={2} median_ms={3}",
           location, after.version(), post.files(), post.medianMs());
     }
     LatencyReport latency = ReportSections.latency(request, ports.probe().method(), pre, post);
     steps.add(probeStep(latency));
-    steps.add(StepOutcome.notAvailable("vacuum", "vacuum is not part of this build yet; nothing was deleted"));
-    MaintenanceReport report = report("run", executionId, started, request, location, health, latency, compaction, steps);
+    VacuumReport vacuum = vacuum(request, latest, steps);
+    MaintenanceReport report = report("run", executionId, started, request, location, health, latency, compaction, vacuum, steps);
     ports.telemetry().record(report);
     return report;
   }
@@ -124,7 +129,7 @@ public final class MaintenancePipeline {
         inspected(health),
         StepOutcome.done("plan", plan.isEmpty() ? whyNothing(readOnly, health, plan)
             : plan.bins().size() + " bins of " + plan.filesToRewrite() + " files; nothing was rewritten"));
-    return report("plan", executionId, started, readOnly, location, health, null, ReportSections.notRun(health, plan), steps);
+    return report("plan", executionId, started, readOnly, location, health, null, ReportSections.notRun(health, plan), null, steps);
   }
 
   /**
@@ -138,7 +143,42 @@ public final class MaintenancePipeline {
     refuseIfInvalid(RequestRules.violations(readOnly));
     TableSnapshot snapshot = ports.tables().loadLatest(location);
     TableHealth health = inspect(readOnly, snapshot);
-    return report("inspect", executionId, started, readOnly, location, health, null, null, List.of(inspected(health)));
+    return report("inspect", executionId, started, readOnly, location, health, null, null, null, List.of(inspected(health)));
+  }
+
+  /**
+   * Runs only the vacuum step on the table at {@code location} ({@code demo_mode} ignored) and
+   * records the report in telemetry.
+   */
+  public MaintenanceReport vacuumOnly(MaintenanceRequest request, TableLocation location) {
+    Instant started = ports.clock().instant();
+    String executionId = ports.executionIds().get();
+    MaintenanceRequest readOnly = request.withoutDemo();
+    refuseIfInvalid(RequestRules.violations(readOnly));
+    TableSnapshot snapshot = ports.tables().loadLatest(location);
+    TableHealth health = inspect(readOnly, snapshot);
+    List<StepOutcome> steps = new ArrayList<>(List.of(inspected(health)));
+    VacuumReport vacuum = vacuum(readOnly, snapshot, steps);
+    MaintenanceReport report = report("vacuum", executionId, started, readOnly, location, health, null, null, vacuum, steps);
+    ports.telemetry().record(report);
+    return report;
+  }
+
+  private VacuumReport vacuum(MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+    refuseUnsupportedFeatures(snapshot, "vacuum");
+    VacuumMode mode = VacuumMode.valueOf(request.vacuumMode().toUpperCase(Locale.ROOT));
+    VacuumResult result = ports.vacuum().vacuum(snapshot, mode, request.vacuumRetentionHours(), request.vacuumDryRun());
+    VacuumReport report = ReportSections.vacuum(result);
+    if (result.skippedReason() != null) {
+      steps.add(StepOutcome.skipped("vacuum", result.skippedReason()));
+    } else {
+      steps.add(StepOutcome.done("vacuum", String.format(Locale.ROOT,
+          "%s mode, retention %d h (%s): %d candidate files (%d bytes), %s",
+          request.vacuumMode(), report.vacuumRetentionHours(), report.vacuumRetentionSource(),
+          report.candidateFilesCount(), report.candidateBytes(),
+          result.dryRun() ? "dry run, nothing deleted" : report.deletedFilesCount() + " deleted")));
+    }
+    return report;
   }
 
   private static StepOutcome inspected(TableHealth health) {
@@ -218,13 +258,13 @@ public final class MaintenancePipeline {
     return found;
   }
 
-  private static void refuseUnsupportedFeatures(TableSnapshot snapshot) {
+  private static void refuseUnsupportedFeatures(TableSnapshot snapshot, String step) {
     List<String> unsupported = RewriteSupport.unsupported(snapshot.features());
     if (!unsupported.isEmpty()) {
       throw Errors.unsupportedTable(
           snapshot.location(),
           "it uses table feature(s) " + String.join(", ", unsupported)
-              + " that the rewrite path does not handle yet; nothing was written. Inspect and"
+              + " that " + step + " does not handle yet; nothing was written or deleted. Inspect and"
               + " plan still work on it.");
     }
   }
@@ -263,6 +303,7 @@ public final class MaintenancePipeline {
       TableHealth health,
       LatencyReport latency,
       CompactionReport compaction,
+      VacuumReport vacuum,
       List<StepOutcome> steps) {
     long durationMs = Math.max(0, ports.clock().millis() - started.toEpochMilli());
     return new MaintenanceReport(
@@ -286,8 +327,9 @@ public final class MaintenancePipeline {
         ReportSections.partitions(health),
         latency,
         compaction,
+        vacuum,
         steps,
-        Summaries.of(location, health, latency, compaction, steps, request));
+        Summaries.of(location, health, latency, compaction, vacuum, steps, request));
   }
 
   private static Map<String, Object> inputs(MaintenanceRequest request, TableLocation location) {
@@ -305,6 +347,7 @@ public final class MaintenancePipeline {
     inputs.put(InputKey.PARTITION_FILTER.key(), request.partitionFilter());
     inputs.put(InputKey.MAX_BYTES_PER_RUN.key(),
         request.maxBytesPerRun().isPresent() ? request.maxBytesPerRun().getAsLong() : null);
+    inputs.put(InputKey.VACUUM_MODE.key(), request.vacuumMode());
     return inputs;
   }
 }

@@ -4,6 +4,7 @@ import company.data.compactor.compact.Compactor;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.probe.LatencyProbe;
+import company.data.compactor.vacuum.VacuumExecutor;
 import company.data.compactor.telemetry.TelemetrySink;
 import java.time.Clock;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import java.util.function.Supplier;
  * @param demoSeeder writes the demo table when {@code demo_mode} is on
  * @param compactor rewrites and commits compaction plans
  * @param probe measures read latency before and after compaction
+ * @param vacuum plans and runs vacuum
  * @param telemetry keeps each run's report
  * @param clock the run's time source
  * @param executionIds makes a unique id per run
@@ -25,6 +27,7 @@ public record PipelinePorts(
     DemoSeeder demoSeeder,
     Compactor compactor,
     LatencyProbe probe,
+    VacuumExecutor vacuum,
     TelemetrySink telemetry,
     Clock clock,
     Supplier<String> executionIds) {
@@ -34,6 +37,7 @@ public record PipelinePorts(
     Objects.requireNonNull(demoSeeder, "demoSeeder");
     Objects.requireNonNull(compactor, "compactor");
     Objects.requireNonNull(probe, "probe");
+    Objects.requireNonNull(vacuum, "vacuum");
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executionIds, "executionIds");

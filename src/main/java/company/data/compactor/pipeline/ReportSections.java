@@ -9,6 +9,10 @@ import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.probe.ProbeResult;
 import company.data.compactor.report.CompactionPartitionReport;
 import company.data.compactor.report.LatencyReport;
+import company.data.compactor.report.VacuumReport;
+import company.data.compactor.vacuum.VacuumCandidate;
+import company.data.compactor.vacuum.VacuumPlan;
+import company.data.compactor.vacuum.VacuumResult;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.PartitionReport;
 import company.data.compactor.report.PlanPartitionReport;
@@ -94,6 +98,26 @@ final class ReportSections {
         post == null ? null : post.bytes(),
         pre.result(),
         post == null ? null : post.result());
+  }
+
+  static VacuumReport vacuum(VacuumResult result) {
+    VacuumPlan plan = result.plan();
+    return new VacuumReport(
+        plan.retention().hours(),
+        plan.retention().source(),
+        result.dryRun(),
+        plan.mode().name().toLowerCase(Locale.ROOT),
+        plan.cutoff().toString(),
+        plan.candidates().size(),
+        plan.bytes(),
+        plan.candidates().stream().limit(20).map(VacuumCandidate::path).toList(),
+        result.deletedFiles(),
+        plan.keptYoungObjects(),
+        plan.keptHidden(),
+        result.startVersion(),
+        result.endVersion(),
+        plan.warnings(),
+        result.skippedReason());
   }
 
   private static CompactionPartitionReport partition(PartitionResult p) {

@@ -5,6 +5,7 @@ import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.LatencyReport;
+import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.StepOutcome;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +21,7 @@ final class Summaries {
       TableHealth health,
       LatencyReport latency,
       CompactionReport compaction,
+      VacuumReport vacuum,
       List<StepOutcome> steps,
       MaintenanceRequest request) {
     StringBuilder text = new StringBuilder();
@@ -51,6 +53,11 @@ final class Summaries {
           latency.readLatencyPreMs(), latency.readLatencyPostMs(), latency.latencySpeedupPct()));
     } else if (latency != null) {
       text.append(String.format(Locale.ROOT, " Read latency %.1f ms.", latency.readLatencyPreMs()));
+    }
+    if (vacuum != null && vacuum.vacuumSkippedReason() == null) {
+      text.append(String.format(Locale.ROOT, " Vacuum (%s, %d h): %d candidates, %s.",
+          vacuum.vacuumMode(), vacuum.vacuumRetentionHours(), vacuum.candidateFilesCount(),
+          vacuum.vacuumDryRun() ? "dry run" : vacuum.deletedFilesCount() + " deleted"));
     }
     String unavailable =
         steps.stream()

@@ -31,6 +31,8 @@ import java.util.Map;
  *     level); null for {@code inspect} and {@code plan}
  * @param compaction what compaction planned and did (fields unwrapped to the top level); null for
  *     {@code inspect}
+ * @param vacuum what vacuum found and deleted (unwrapped to the top level); null when it did not
+ *     run
  * @param steps what each step of the run did
  * @param summary a short human summary
  */
@@ -55,6 +57,7 @@ public record MaintenanceReport(
     List<PartitionReport> partitions,
     @JsonUnwrapped LatencyReport latency,
     @JsonUnwrapped CompactionReport compaction,
+    @JsonUnwrapped VacuumReport vacuum,
     List<StepOutcome> steps,
     String summary) {
 

@@ -4,7 +4,10 @@ import company.data.compactor.compact.exec.CompactionExecutor;
 import company.data.compactor.config.TableAllowlist;
 import company.data.compactor.compact.exec.RewriteSettings;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.vacuum.VacuumExecutor;
+import company.data.compactor.vacuum.VacuumPlanner;
 import company.data.compactor.error.Violation;
 import java.util.List;
 import java.util.Map;
@@ -127,6 +130,7 @@ public final class Wiring {
                 workDir.resolve(SCRATCH_RELATIVE_PATH),
                 clock),
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
+            new VacuumExecutor(storage, new KernelLogReader(storage), new KernelRewriteCommitter(storage, clock), new VacuumPlanner(clock)),
             new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH)),
             clock,
             () -> UUID.randomUUID().toString()));

@@ -75,6 +75,11 @@ class CliIT {
     assertThat(report.get("latency_probe_result_pre").asText()).isEqualTo("1500");
     assertThat(report.get("latency_probe_result_post").asText()).isEqualTo("1500");
     assertThat(report.get("latency_probe_method").asText()).contains("SELECT count(*) FROM t").contains("median of 3 runs");
+    assertThat(report.get("vacuum_dry_run").asBoolean()).isTrue();
+    assertThat(report.get("vacuum_retention_hours").asLong()).isEqualTo(168);
+    assertThat(report.get("vacuum_retention_source").asText()).isEqualTo("floor");
+    assertThat(report.get("candidate_files_count").asInt()).as("the removed files are inside the retention").isZero();
+    assertThat(report.get("deleted_files_count").asInt()).isZero();
 
     List<String> telemetry = Files.readAllLines(work.resolve(".delta-compactor/telemetry.jsonl"));
     assertThat(telemetry).hasSize(1);
@@ -250,6 +255,26 @@ class CliIT {
     assertThat(result.code()).isEqualTo(1);
     assertThat(result.err()).contains("uses table feature(s) columnMapping").contains("nothing was written");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
+  }
+
+  @Test
+  void vacuum_refuses167Hours_andRunsOnItsOwn() throws Exception {
+    assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
+
+    Result refused = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--vacuum-retention-hours", "167");
+    Result refusedByRun = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--vacuum-retention-hours", "167");
+    Result dryRun = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--vacuum-mode", "full", "--json");
+
+    assertThat(refused.code()).isEqualTo(2);
+    assertThat(refused.err()).contains("vacuum_retention_hours=167: must be >= 168");
+    assertThat(refusedByRun.code()).isEqualTo(2);
+    assertThat(dryRun.code()).as(dryRun.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(dryRun.out());
+    assertThat(report.get("command").asText()).isEqualTo("vacuum");
+    assertThat(report.get("vacuum_mode").asText()).isEqualTo("full");
+    assertThat(report.get("vacuum_dry_run").asBoolean()).isTrue();
+    assertThat(report.get("candidate_files_count").asInt()).isZero();
+    assertThat(report.get("vacuum_warnings").get(0).asText()).contains("shorter than delta.logRetentionDuration");
   }
 
   @Test

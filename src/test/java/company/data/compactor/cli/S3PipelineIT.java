@@ -64,6 +64,9 @@ class S3PipelineIT {
     assertThat(report.get("latency_probe_files_pre").asInt()).isEqualTo(30);
     assertThat(report.get("latency_probe_files_post").asInt()).isEqualTo(3);
     assertThat(report.get("latency_probe_result_post").asText()).isEqualTo("1500");
+    assertThat(report.get("vacuum_dry_run").asBoolean()).isTrue();
+    assertThat(report.get("candidate_files_count").asInt()).isZero();
+    assertThat(report.get("steps").findValuesAsText("status")).containsOnly("done");
 
     Result inspect = cli(env, "inspect", "--work-dir", work.toString(), "--table-uri", uri, "--json");
     assertThat(inspect.code()).as(inspect.err()).isZero();

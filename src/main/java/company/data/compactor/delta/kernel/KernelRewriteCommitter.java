@@ -45,7 +45,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -97,7 +96,7 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
               .buildUpdateTableTransaction(KernelEngines.ENGINE_INFO, Operation.MANUAL_UPDATE)
               .withMaxRetries(MAX_REBASES)
               .build(engine);
-      result = txn.commit(engine, CloseableIterable.inMemoryIterable(iterator(actions(commit))));
+      result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions(commit))));
     } catch (ConcurrentWriteException e) {
       return new CommitOutcome.Conflicted(e.getMessage());
     } catch (CommitStateUnknownException e) {
@@ -166,24 +165,6 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
 
   private static io.delta.kernel.data.MapValue partitionMap(PartitionValues partition) {
     return VectorUtils.stringStringMapValue(partition.values());
-  }
-
-  private static <T> CloseableIterator<T> iterator(List<T> items) {
-    Iterator<T> it = items.iterator();
-    return new CloseableIterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public T next() {
-        return it.next();
-      }
-
-      @Override
-      public void close() {}
-    };
   }
 
   /**

@@ -28,8 +28,6 @@ import io.delta.kernel.utils.DataFileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +73,7 @@ public final class KernelTableWriter implements TableWriter {
       StructType schema = snapshot.getSchema();
       Map<String, Literal> partitionLiterals = literals(schema, partition);
       CloseableIterator<FilteredColumnarBatch> logical =
-          single(new FilteredColumnarBatch(RowBatch.of(schema, rows), Optional.empty()));
+          KernelIterators.of(List.of(new FilteredColumnarBatch(RowBatch.of(schema, rows), Optional.empty())));
       CloseableIterator<FilteredColumnarBatch> physical =
           Transaction.transformLogicalData(engine, state, logical, partitionLiterals);
       DataWriteContext context = Transaction.getWriteContext(engine, state, partitionLiterals);
@@ -116,21 +114,4 @@ public final class KernelTableWriter implements TableWriter {
     return literals;
   }
 
-  private static <T> CloseableIterator<T> single(T item) {
-    Iterator<T> it = new ArrayList<>(List.of(item)).iterator();
-    return new CloseableIterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public T next() {
-        return it.next();
-      }
-
-      @Override
-      public void close() {}
-    };
-  }
 }

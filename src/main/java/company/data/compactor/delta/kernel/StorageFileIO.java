@@ -15,7 +15,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +37,7 @@ final class StorageFileIO implements FileIO {
   @Override
   public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
     List<StoredObject> found = storage.listFrom(filePath);
-    return iterator(found.stream().map(StorageFileIO::toStatus).toList());
+    return KernelIterators.of(found.stream().map(StorageFileIO::toStatus).toList());
   }
 
   @Override
@@ -146,24 +145,6 @@ final class StorageFileIO implements FileIO {
 
   private static FileStatus toStatus(StoredObject object) {
     return FileStatus.of(object.path(), object.sizeBytes(), object.modificationTimeMillis());
-  }
-
-  private static <T> CloseableIterator<T> iterator(List<T> items) {
-    java.util.Iterator<T> it = Collections.unmodifiableList(items).iterator();
-    return new CloseableIterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public T next() {
-        return it.next();
-      }
-
-      @Override
-      public void close() {}
-    };
   }
 
   /** Tracks the write position kernel's Parquet writer asks for. */

@@ -1,0 +1,183 @@
+package company.data.compactor.delta.kernel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.delta.LogHistory;
+import company.data.compactor.delta.LogReader;
+import company.data.compactor.delta.Tombstone;
+import company.data.compactor.error.Errors;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.StoredObject;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.internal.fs.Path;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@link LogReader} over the storage port: JSON commits parsed with Jackson, the latest classic
+ * checkpoint read with kernel's Parquet reader. Paths are resolved against the table root the way
+ * kernel resolves {@code add.path}.
+ */
+public final class KernelLogReader implements LogReader {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern COMMIT = Pattern.compile("(\\d{20})\\.json");
+  private static final Pattern CHECKPOINT = Pattern.compile("(\\d{20})\\.checkpoint(\\.\\d{10}\\.\\d{10})?\\.parquet");
+  private static final StructType REMOVE_SCHEMA =
+      new StructType().add("remove", new StructType()
+          .add("path", StringType.STRING)
+          .add("deletionTimestamp", LongType.LONG));
+
+  private final Storage storage;
+  private final Engine engine;
+
+  public KernelLogReader(Storage storage) {
+    this.storage = storage;
+    this.engine = KernelEngines.over(storage);
+  }
+
+  @Override
+  public LogHistory read(TableLocation location) {
+    try {
+      List<StoredObject> log = storage.listFrom(location.child("_delta_log/0"));
+      Map<Long, StoredObject> commits = new java.util.TreeMap<>();
+      Map<Long, List<StoredObject>> checkpoints = new java.util.TreeMap<>();
+      for (StoredObject object : log) {
+        Matcher commit = COMMIT.matcher(object.name());
+        Matcher checkpoint = CHECKPOINT.matcher(object.name());
+        if (commit.matches()) {
+          commits.put(Long.parseLong(commit.group(1)), object);
+        } else if (checkpoint.matches()) {
+          checkpoints.computeIfAbsent(Long.parseLong(checkpoint.group(1)), k -> new ArrayList<>()).add(object);
+        }
+      }
+      if (commits.isEmpty()) {
+        throw Errors.tableNotFound(location, null);
+      }
+      Map<String, Tombstone> latestRemoval = new HashMap<>();
+      Map<String, Long> latestAdd = new HashMap<>();
+      long checkpointVersion = -1;
+      if (!checkpoints.isEmpty()) {
+        var last = ((java.util.TreeMap<Long, List<StoredObject>>) checkpoints).lastEntry();
+        checkpointVersion = last.getKey();
+        for (Tombstone t : checkpointTombstones(location, last.getValue())) {
+          latestRemoval.merge(t.path(), t, KernelLogReader::later);
+        }
+      }
+      long oldestVersion = commits.keySet().iterator().next();
+      long oldestMillis = Long.MAX_VALUE;
+      long latest = Math.max(checkpointVersion, ((java.util.TreeMap<Long, StoredObject>) commits).lastKey());
+      for (Map.Entry<Long, StoredObject> entry : commits.entrySet()) {
+        long millis = readCommit(location, entry.getKey(), entry.getValue(), latestRemoval, latestAdd);
+        if (entry.getKey() == oldestVersion) {
+          oldestMillis = millis;
+        }
+      }
+      Set<String> readded = new HashSet<>();
+      latestAdd.forEach((path, version) -> {
+        Tombstone removal = latestRemoval.get(path);
+        if (removal != null && version > removal.version()) {
+          readded.add(path);
+        }
+      });
+      return new LogHistory(latest, oldestVersion, oldestMillis, checkpointVersion,
+          new ArrayList<>(latestRemoval.values()), readded);
+    } catch (IOException | UncheckedIOException e) {
+      throw Errors.operationFailed("reading the log history of " + location, e);
+    }
+  }
+
+  /** Parses one commit; returns its timestamp. */
+  private long readCommit(
+      TableLocation location, long version, StoredObject file, Map<String, Tombstone> removals, Map<String, Long> adds)
+      throws IOException {
+    List<JsonNode> actions = new ArrayList<>();
+    try (BufferedReader reader = new BufferedReader(
+        new InputStreamReader(storage.openFrom(file.path(), 0), StandardCharsets.UTF_8))) {
+      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+        if (!line.isBlank()) {
+          actions.add(JSON.readTree(line));
+        }
+      }
+    }
+    long commitMillis = file.modificationTimeMillis();
+    for (JsonNode action : actions) {
+      JsonNode info = action.get("commitInfo");
+      if (info != null) {
+        JsonNode ict = info.get("inCommitTimestamp");
+        JsonNode ts = ict != null && ict.canConvertToLong() ? ict : info.get("timestamp");
+        if (ts != null && ts.canConvertToLong()) {
+          commitMillis = Math.max(commitMillis, ts.asLong());
+        }
+      }
+    }
+    for (JsonNode action : actions) {
+      JsonNode remove = action.get("remove");
+      if (remove != null) {
+        long deleted = remove.path("deletionTimestamp").asLong(0);
+        String path = resolve(location, remove.get("path").asText());
+        removals.merge(path, new Tombstone(path, Math.max(deleted, commitMillis), version), KernelLogReader::later);
+      }
+      JsonNode add = action.get("add");
+      if (add != null) {
+        adds.merge(resolve(location, add.get("path").asText()), version, Math::max);
+      }
+    }
+    return commitMillis;
+  }
+
+  private List<Tombstone> checkpointTombstones(TableLocation location, List<StoredObject> parts) throws IOException {
+    List<Tombstone> found = new ArrayList<>();
+    List<FileStatus> files = parts.stream()
+        .map(p -> FileStatus.of(p.path(), p.sizeBytes(), p.modificationTimeMillis()))
+        .toList();
+    try (CloseableIterator<FileReadResult> batches = engine.getParquetHandler()
+        .readParquetFiles(KernelIterators.of(files), REMOVE_SCHEMA, Optional.empty())) {
+      while (batches.hasNext()) {
+        ColumnarBatch batch = batches.next().getData();
+        ColumnVector remove = batch.getColumnVector(0);
+        ColumnVector paths = remove.getChild(0);
+        ColumnVector timestamps = remove.getChild(1);
+        for (int row = 0; row < batch.getSize(); row++) {
+          if (!remove.isNullAt(row) && !paths.isNullAt(row)) {
+            long ts = timestamps.isNullAt(row) ? 0 : timestamps.getLong(row);
+            String path = resolve(location, paths.getString(row));
+            found.add(new Tombstone(path, ts, -1));
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  private static Tombstone later(Tombstone a, Tombstone b) {
+    return b.version() > a.version() || (b.version() == a.version() && b.removedAtMillis() > a.removedAtMillis()) ? b : a;
+  }
+
+  /** The absolute, unescaped path of a logged path, as kernel resolves {@code add.path}. */
+  static String resolve(TableLocation location, String logged) {
+    return new Path(new Path(URI.create(location.uri())), new Path(URI.create(logged))).toString();
+  }
+}

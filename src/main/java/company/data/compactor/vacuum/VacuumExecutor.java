@@ -1,0 +1,99 @@
+package company.data.compactor.vacuum;
+
+import company.data.compactor.delta.CommitOutcome;
+import company.data.compactor.delta.LogHistory;
+import company.data.compactor.delta.LogReader;
+import company.data.compactor.delta.RewriteCommit;
+import company.data.compactor.delta.RewriteCommitter;
+import company.data.compactor.error.Errors;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.StoredObject;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs vacuum on one table: reads the log history and the table's files, plans with {@link
+ * VacuumPlanner}, and (unless a dry run) records {@code VACUUM START}, deletes in batches of
+ * {@value #DELETE_BATCH} (files already gone count as deleted) and records {@code VACUUM END}, as
+ * Delta Lake and delta-rs do, so other engines see it in the history.
+ */
+public final class VacuumExecutor {
+
+  private static final System.Logger LOG = System.getLogger(VacuumExecutor.class.getName());
+
+  /** Keys per delete request (the S3 limit). */
+  public static final int DELETE_BATCH = 1000;
+
+  private final Storage storage;
+  private final LogReader logs;
+  private final RewriteCommitter committer;
+  private final VacuumPlanner planner;
+
+  public VacuumExecutor(Storage storage, LogReader logs, RewriteCommitter committer, VacuumPlanner planner) {
+    this.storage = storage;
+    this.logs = logs;
+    this.committer = committer;
+    this.planner = planner;
+  }
+
+  /**
+   * Vacuums the table of {@code snapshot} (its latest version).
+   *
+   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED on storage errors
+   */
+  public VacuumResult vacuum(TableSnapshot snapshot, VacuumMode mode, int requestedHours, boolean dryRun) {
+    LogHistory history = logs.read(snapshot.location());
+    List<StoredObject> objects;
+    try {
+      objects = storage.listRecursively(snapshot.location().uri());
+    } catch (IOException e) {
+      throw Errors.operationFailed("listing the files of " + snapshot.location(), e);
+    }
+    VacuumPlan plan = planner.plan(snapshot, history, objects, mode, requestedHours);
+    if (mode == VacuumMode.FULL && !VacuumPlanner.logCoversRetention(history, plan.cutoff().toEpochMilli())) {
+      return new VacuumResult(plan, dryRun, 0, null, null,
+          "full mode needs every commit since the retention cutoff, but the oldest commit left in the log"
+              + " (version " + history.oldestCommitVersion() + ") is younger than the cutoff; untracked files"
+              + " could still be needed. Use lite mode, or a longer log retention.");
+    }
+    LOG.log(Level.INFO, "vacuum plan: table={0} version={1} mode={2} retention_h={3} candidates={4} bytes={5} dry_run={6}",
+        snapshot.location(), snapshot.version(), mode, plan.retention().hours(), plan.candidates().size(), plan.bytes(), dryRun);
+    if (dryRun || plan.candidates().isEmpty()) {
+      return new VacuumResult(plan, dryRun, 0, null, null, null);
+    }
+    long start = commit(snapshot, snapshot.version(), "VACUUM START", Map.of(
+        "retentionCheckEnabled", "true",
+        "specifiedRetentionMillis", String.valueOf(plan.retention().duration().toMillis()),
+        "defaultRetentionMillis", String.valueOf(Retention.FLOOR.toMillis())), Map.of(
+        "numFilesToDelete", String.valueOf(plan.candidates().size()),
+        "sizeOfDataToDelete", String.valueOf(plan.bytes())));
+    int deleted = 0;
+    List<String> paths = new ArrayList<>(plan.candidates().stream().map(VacuumCandidate::path).toList());
+    try {
+      for (int from = 0; from < paths.size(); from += DELETE_BATCH) {
+        deleted += storage.deleteAll(paths.subList(from, Math.min(paths.size(), from + DELETE_BATCH)));
+      }
+    } catch (IOException e) {
+      throw Errors.operationFailed("deleting vacuum candidates of " + snapshot.location() + " (" + deleted + " deleted so far)", e);
+    }
+    long end = commit(snapshot, start, "VACUUM END", Map.of("status", "COMPLETED"), Map.of(
+        "numDeletedFiles", String.valueOf(deleted),
+        "numVacuumedDirectories", "0"));
+    LOG.log(Level.INFO, "vacuum done: table={0} deleted={1} versions={2}..{3}", snapshot.location(), deleted, start, end);
+    return new VacuumResult(plan, false, deleted, start, end, null);
+  }
+
+  private long commit(TableSnapshot snapshot, long readVersion, String operation, Map<String, String> parameters, Map<String, String> metrics) {
+    CommitOutcome outcome = committer.commitRewrite(
+        new RewriteCommit(snapshot.location(), readVersion, List.of(), List.of(), operation, parameters, metrics));
+    if (outcome instanceof CommitOutcome.Committed committed) {
+      return committed.version();
+    }
+    throw Errors.operationFailed("recording " + operation + " on " + snapshot.location(),
+        new IllegalStateException(((CommitOutcome.Conflicted) outcome).reason()));
+  }
+}

@@ -1,0 +1,130 @@
+package company.data.compactor.vacuum;
+
+import company.data.compactor.delta.LogHistory;
+import company.data.compactor.delta.Tombstone;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.StoredObject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides what vacuum may delete. Pure: a function of the snapshot, the log history, the listing
+ * of the table's files and the injected clock. A file is deleted only when every rule agrees:
+ *
+ * <ul>
+ *   <li>it is not active in the current snapshot, and was not added again after its removal;
+ *   <li>lite: its latest tombstone is older than the cutoff (the tombstone's time is the later of
+ *       its {@code deletionTimestamp} and its commit's time); full: also untracked files, unless
+ *       any tombstone for the path is within retention;
+ *   <li>its object modification time is older than the cutoff, whatever the log says;
+ *   <li>no path segment is hidden ({@code _} or {@code .} prefix), except {@code _change_data},
+ *       {@code _delta_index} and {@code col=value} partition directories; {@code _delta_log} is
+ *       never touched.
+ * </ul>
+ */
+public final class VacuumPlanner {
+
+  private final Clock clock;
+
+  public VacuumPlanner(Clock clock) {
+    this.clock = clock;
+  }
+
+  /**
+   * @param objects every file under the table root, as storage lists it
+   */
+  public VacuumPlan plan(
+      TableSnapshot snapshot, LogHistory history, List<StoredObject> objects, VacuumMode mode, int requestedHours) {
+    Retention retention = Retention.effective(requestedHours, snapshot.properties());
+    Instant cutoff = clock.instant().minus(retention.duration());
+    long cutoffMillis = cutoff.toEpochMilli();
+    Set<String> active = new HashSet<>();
+    for (DataFile file : snapshot.activeFiles()) {
+      active.add(file.path());
+    }
+    Map<String, Tombstone> tombstones = new HashMap<>();
+    for (Tombstone t : history.tombstones()) {
+      tombstones.put(t.path(), t);
+    }
+    String root = snapshot.location().uri() + "/";
+    List<VacuumCandidate> candidates = new ArrayList<>();
+    int young = 0;
+    int hidden = 0;
+    for (StoredObject object : objects) {
+      if (!object.path().startsWith(root)) {
+        continue;
+      }
+      String relative = object.path().substring(root.length());
+      if (isHidden(relative)) {
+        hidden++;
+        continue;
+      }
+      if (active.contains(object.path()) || history.readdedPaths().contains(object.path())) {
+        continue;
+      }
+      Tombstone tombstone = tombstones.get(object.path());
+      String reason;
+      if (tombstone != null) {
+        if (tombstone.removedAtMillis() >= cutoffMillis) {
+          continue;
+        }
+        reason = "expired_tombstone";
+      } else if (mode == VacuumMode.FULL) {
+        reason = "untracked";
+      } else {
+        continue;
+      }
+      if (object.modificationTimeMillis() >= cutoffMillis) {
+        young++;
+        continue;
+      }
+      candidates.add(new VacuumCandidate(object.path(), object.sizeBytes(), reason));
+    }
+    return new VacuumPlan(mode, retention, cutoff, candidates, young, hidden, warnings(snapshot, retention));
+  }
+
+  private static List<String> warnings(TableSnapshot snapshot, Retention retention) {
+    List<String> warnings = new ArrayList<>();
+    Retention.parse(snapshot.properties().getOrDefault("delta.logRetentionDuration", "interval 30 days"))
+        .filter(log -> log.compareTo(retention.duration()) > 0)
+        .ifPresent(log -> warnings.add("file retention " + retention.hours() + " h is shorter than"
+            + " delta.logRetentionDuration (" + log.toHours() + " h): time travel to versions older than "
+            + retention.hours() + " h will fail after this vacuum"));
+    return warnings;
+  }
+
+  /**
+   * Whether the log is complete enough to trust: every commit since the cutoff must still be in
+   * the log, otherwise tombstones of recent removals may be missing and an untracked-looking file
+   * could still be needed by a retained version.
+   */
+  public static boolean logCoversRetention(LogHistory history, long cutoffMillis) {
+    return history.oldestCommitVersion() == 0
+        || history.oldestCommitMillis() <= cutoffMillis;
+  }
+
+  /** The hidden-path rule, applied to every segment of a path relative to the table root. */
+  static boolean isHidden(String relative) {
+    for (String segment : relative.split("/")) {
+      boolean special = segment.startsWith("_") || segment.startsWith(".");
+      if (!special) {
+        continue;
+      }
+      if (segment.equals("_delta_log")) {
+        return true;
+      }
+      if (segment.equals("_change_data") || segment.equals("_delta_index") || segment.contains("=")) {
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+}

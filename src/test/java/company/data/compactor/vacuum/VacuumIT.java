@@ -1,0 +1,144 @@
+package company.data.compactor.vacuum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.compact.CompactionOptions;
+import company.data.compactor.compact.CompactionPlanner;
+import company.data.compactor.compact.Layout;
+import company.data.compactor.compact.PartitionFilter;
+import company.data.compactor.compact.exec.CompactionExecutor;
+import company.data.compactor.compact.exec.RewriteSettings;
+import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelLogReader;
+import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.delta.kernel.KernelTableWriter;
+import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.model.ByteSizes;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.testing.DuckDb;
+import company.data.compactor.testing.ForwardingStorage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Vacuum of a compacted demo table on local disk, with the clock moved eight days ahead. */
+class VacuumIT {
+
+  @TempDir Path dir;
+  private final LocalStorage storage = new LocalStorage();
+  private final KernelDeltaTables tables = new KernelDeltaTables(storage);
+  private final Clock eightDaysLater = Clock.offset(Clock.systemUTC(), Duration.ofDays(8));
+  private TableLocation location;
+
+  @BeforeEach
+  void compactedDemo() {
+    location = TableLocation.parse("demo", dir);
+    new DemoSeeder(storage, tables, new KernelTableWriter(storage)).seed(location);
+    TableSnapshot seeded = tables.loadLatest(location);
+    new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(),
+        dir.resolve("scratch"), Clock.systemUTC())
+        .execute(CompactionPlanner.plan(seeded, new CompactionOptions(ByteSizes.mbToBytes(128), 40, ByteSizes.mbToBytes(128),
+            1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of())), seeded);
+  }
+
+  private VacuumExecutor executor(Storage through, Clock clock) {
+    return new VacuumExecutor(through, new KernelLogReader(through), new KernelRewriteCommitter(through, clock), new VacuumPlanner(clock));
+  }
+
+  private long parquetFiles() throws IOException {
+    try (Stream<Path> files = Files.walk(dir.resolve("demo"))) {
+      return files.filter(p -> p.toString().endsWith(".parquet")).count();
+    }
+  }
+
+  @Test
+  void today_nothingIsEligible_theRemovedFilesAreInsideTheRetention() {
+    VacuumResult result = executor(storage, Clock.systemUTC()).vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, false);
+
+    assertThat(result.plan().candidates()).isEmpty();
+    assertThat(result.deletedFiles()).isZero();
+  }
+
+  @Test
+  void dryRun_listsTheThirtyExpiredFiles_andDeletesNothing() throws Exception {
+    VacuumResult result = executor(storage, eightDaysLater).vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, true);
+
+    assertThat(result.plan().candidates()).hasSize(30).allSatisfy(c -> assertThat(c.reason()).isEqualTo("expired_tombstone"));
+    assertThat(result.deletedFiles()).isZero();
+    assertThat(result.startVersion()).isNull();
+    assertThat(parquetFiles()).isEqualTo(33);
+  }
+
+  @Test
+  void apply_deletesTheExpiredFiles_recordsStartAndEnd_andTheTableReadsTheSame() throws Exception {
+    TableSnapshot before = tables.loadLatest(location);
+    String checksum = DuckDb.checksum(before.activeFiles(), List.of("event_id", "customer_id", "event_type", "amount"));
+
+    VacuumResult result = executor(storage, eightDaysLater).vacuum(before, VacuumMode.LITE, 168, false);
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(result.deletedFiles()).isEqualTo(30);
+    assertThat(result.startVersion()).isEqualTo(34);
+    assertThat(result.endVersion()).isEqualTo(35);
+    assertThat(parquetFiles()).isEqualTo(3);
+    assertThat(after.activeFiles()).containsExactlyInAnyOrderElementsOf(before.activeFiles());
+    assertThat(DuckDb.checksum(after.activeFiles(), List.of("event_id", "customer_id", "event_type", "amount"))).isEqualTo(checksum);
+    String start = Files.readString(dir.resolve("demo/_delta_log/%020d.json".formatted(34)));
+    String end = Files.readString(dir.resolve("demo/_delta_log/%020d.json".formatted(35)));
+    assertThat(start).contains("\"operation\":\"VACUUM START\"").contains("\"numFilesToDelete\":\"30\"");
+    assertThat(end).contains("\"operation\":\"VACUUM END\"").contains("\"numDeletedFiles\":\"30\"");
+  }
+
+  @Test
+  void full_removesAnOrphanOlderThanTheCutoff_andKeepsAYoungerOne() throws Exception {
+    Path partition = dir.resolve("demo/event_date=2026-10-17");
+    Path oldOrphan = Files.writeString(partition.resolve("orphan-old.parquet"), "from a crashed writer");
+    Path youngOrphan = Files.writeString(partition.resolve("orphan-young.parquet"), "being written right now");
+    Files.setLastModifiedTime(oldOrphan, FileTime.from(java.time.Instant.now().minus(Duration.ofDays(3))));
+    Files.setLastModifiedTime(youngOrphan, FileTime.from(java.time.Instant.now().plus(Duration.ofDays(7))));
+
+    VacuumResult result = executor(storage, eightDaysLater).vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
+
+    assertThat(result.plan().candidates()).filteredOn(c -> c.reason().equals("untracked"))
+        .singleElement().satisfies(c -> assertThat(c.path()).endsWith("orphan-old.parquet"));
+    assertThat(oldOrphan).doesNotExist();
+    assertThat(youngOrphan).exists();
+    assertThat(dir.resolve("demo/_delta_log/00000000000000000000.json")).exists();
+  }
+
+  @Test
+  void deletesGoInBatchesOfAThousand() throws Exception {
+    Path partition = dir.resolve("demo/event_date=2026-10-18");
+    for (int i = 0; i < 2500; i++) {
+      Path orphan = Files.writeString(partition.resolve("orphan-" + i + ".parquet"), "x");
+      Files.setLastModifiedTime(orphan, FileTime.from(java.time.Instant.now().minus(Duration.ofDays(3))));
+    }
+    List<Integer> batches = new ArrayList<>();
+    Storage counting = new ForwardingStorage(storage) {
+      @Override
+      public int deleteAll(Collection<String> paths) throws IOException {
+        batches.add(paths.size());
+        return super.deleteAll(paths);
+      }
+    };
+
+    VacuumResult result = executor(counting, eightDaysLater).vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
+
+    assertThat(result.deletedFiles()).isEqualTo(2530);
+    assertThat(batches).containsExactly(1000, 1000, 530);
+  }
+}

@@ -1,0 +1,143 @@
+package company.data.compactor.vacuum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.delta.LogHistory;
+import company.data.compactor.delta.Tombstone;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.StoredObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The vacuum rules with a fixed clock: now is day 100, the 168-hour cutoff is day 93. */
+class VacuumPlannerTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-30T00:00:00Z");
+  private static final long OLD = NOW.minus(Duration.ofDays(10)).toEpochMilli();
+  private static final long RECENT = NOW.minus(Duration.ofDays(2)).toEpochMilli();
+  private static final String ROOT = "file:/t";
+  private static final VacuumPlanner PLANNER = new VacuumPlanner(Clock.fixed(NOW, ZoneOffset.UTC));
+
+  private static TableSnapshot snapshot(Map<String, String> properties, String... active) {
+    List<DataFile> files = java.util.Arrays.stream(active)
+        .map(p -> new DataFile(ROOT + "/" + p, p, 10, PartitionValues.none(), OptionalLong.of(1), OLD, false))
+        .toList();
+    return new TableSnapshot(new TableLocation(ROOT), 9, new TableSchema(List.of(), List.of()), files, properties, Set.of());
+  }
+
+  private static StoredObject object(String relative, long mtime) {
+    return new StoredObject(ROOT + "/" + relative, 10, mtime);
+  }
+
+  private static LogHistory history(Set<String> readded, Tombstone... tombstones) {
+    return new LogHistory(9, 0, OLD, -1, List.of(tombstones), readded);
+  }
+
+  private static Tombstone removed(String relative, long at) {
+    return new Tombstone(ROOT + "/" + relative, at, 3);
+  }
+
+  private static List<String> candidates(VacuumPlan plan) {
+    return plan.candidates().stream().map(c -> c.path().substring(ROOT.length() + 1)).toList();
+  }
+
+  @Test
+  void lite_deletesOnlyExpiredTombstones_ofOldObjects() {
+    VacuumPlan plan = PLANNER.plan(
+        snapshot(Map.of(), "live.parquet"),
+        history(Set.of(), removed("expired.parquet", OLD), removed("recent.parquet", RECENT), removed("young-object.parquet", OLD)),
+        List.of(object("live.parquet", OLD), object("expired.parquet", OLD), object("recent.parquet", OLD),
+            object("young-object.parquet", RECENT), object("untracked.parquet", OLD)),
+        VacuumMode.LITE, 168);
+
+    assertThat(candidates(plan)).containsExactly("expired.parquet");
+    assertThat(plan.candidates().get(0).reason()).isEqualTo("expired_tombstone");
+    assertThat(plan.keptYoungObjects()).isEqualTo(1);
+    assertThat(plan.cutoff()).isEqualTo(NOW.minus(Duration.ofHours(168)));
+  }
+
+  @Test
+  void neverAnActiveFile_norOneAddedAgainAfterItsRemoval() {
+    VacuumPlan plan = PLANNER.plan(
+        snapshot(Map.of(), "back.parquet"),
+        history(Set.of(ROOT + "/readded.parquet"), removed("back.parquet", OLD), removed("readded.parquet", OLD)),
+        List.of(object("back.parquet", OLD), object("readded.parquet", OLD)),
+        VacuumMode.FULL, 168);
+
+    assertThat(plan.candidates()).isEmpty();
+  }
+
+  @Test
+  void full_addsUntrackedFilesOlderThanTheCutoff_andKeepsYoungOnes() {
+    VacuumPlan plan = PLANNER.plan(
+        snapshot(Map.of()),
+        history(Set.of(), removed("recent.parquet", RECENT)),
+        List.of(object("p=1/orphan-old.parquet", OLD), object("p=1/orphan-young.parquet", RECENT), object("recent.parquet", OLD)),
+        VacuumMode.FULL, 168);
+
+    assertThat(candidates(plan)).containsExactly("p=1/orphan-old.parquet");
+    assertThat(plan.candidates().get(0).reason()).isEqualTo("untracked");
+    assertThat(plan.keptYoungObjects()).isEqualTo(1);
+  }
+
+  @Test
+  void hiddenPaths_areSkipped_exceptChangeDataDeltaIndexAndPartitionDirectories() {
+    assertThat(VacuumPlanner.isHidden("_delta_log/00000000000000000000.json")).isTrue();
+    assertThat(VacuumPlanner.isHidden("_tmp/part-0.parquet")).isTrue();
+    assertThat(VacuumPlanner.isHidden(".part-0.parquet.crc")).isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/_SUCCESS")).isTrue();
+    assertThat(VacuumPlanner.isHidden("_change_data/cdc-0.parquet")).isFalse();
+    assertThat(VacuumPlanner.isHidden("_delta_index/x")).isFalse();
+    assertThat(VacuumPlanner.isHidden("_year=2026/part-0.parquet")).isFalse();
+    assertThat(VacuumPlanner.isHidden("p=1/part-0.parquet")).isFalse();
+
+    VacuumPlan plan = PLANNER.plan(snapshot(Map.of()), history(Set.of()),
+        List.of(object("_delta_log/00000000000000000000.json", OLD), object("_tmp/x.parquet", OLD), object("_year=2026/x.parquet", OLD)),
+        VacuumMode.FULL, 168);
+    assertThat(candidates(plan)).containsExactly("_year=2026/x.parquet");
+    assertThat(plan.keptHidden()).isEqualTo(2);
+  }
+
+  @Test
+  void retention_isTheLongestOfFloorRequestAndTableProperty() {
+    assertThat(Retention.effective(168, Map.of())).isEqualTo(new Retention(Duration.ofHours(168), "floor"));
+    assertThat(Retention.effective(200, Map.of())).isEqualTo(new Retention(Duration.ofHours(200), "request"));
+    assertThat(Retention.effective(200, Map.of("delta.deletedFileRetentionDuration", "interval 14 days")))
+        .isEqualTo(new Retention(Duration.ofDays(14), "table_property"));
+    assertThat(Retention.effective(168, Map.of("delta.deletedFileRetentionDuration", "interval 1 hours")))
+        .as("a table property cannot lower the floor").isEqualTo(new Retention(Duration.ofHours(168), "floor"));
+    assertThat(Retention.effective(1, Map.of()).duration()).as("nor can a request").isEqualTo(Duration.ofHours(168));
+  }
+
+  @Test
+  void aTablePropertyRetention_keepsFilesTheRequestAloneWouldDelete() {
+    VacuumPlan plan = PLANNER.plan(
+        snapshot(Map.of("delta.deletedFileRetentionDuration", "interval 30 days")),
+        history(Set.of(), removed("ten-days.parquet", OLD)),
+        List.of(object("ten-days.parquet", OLD)), VacuumMode.LITE, 168);
+
+    assertThat(plan.candidates()).isEmpty();
+    assertThat(plan.retention().source()).isEqualTo("table_property");
+  }
+
+  @Test
+  void warns_whenFileRetentionIsShorterThanLogRetention() {
+    VacuumPlan plan = PLANNER.plan(snapshot(Map.of()), history(Set.of()), List.of(), VacuumMode.LITE, 168);
+
+    assertThat(plan.warnings()).singleElement().asString()
+        .contains("file retention 168 h is shorter than delta.logRetentionDuration (720 h)");
+    assertThat(PLANNER.plan(snapshot(Map.of("delta.logRetentionDuration", "interval 7 days")), history(Set.of()), List.of(), VacuumMode.LITE, 168)
+        .warnings()).isEmpty();
+  }
+}
