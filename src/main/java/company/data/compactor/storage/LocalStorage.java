@@ -1,7 +1,6 @@
 package company.data.compactor.storage;
 
 import java.io.FileNotFoundException;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -123,30 +122,7 @@ public final class LocalStorage implements Storage {
   public OutputStream create(String path) throws IOException {
     Path target = toPath(path);
     Files.createDirectories(target.getParent());
-    Path temp = tempSibling(target);
-    OutputStream out = Files.newOutputStream(temp);
-    return new FilterOutputStream(out) {
-      private boolean closed;
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-      }
-
-      @Override
-      public void close() throws IOException {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        try {
-          out.close();
-          moveReplacing(temp, target);
-        } finally {
-          Files.deleteIfExists(temp);
-        }
-      }
-    };
+    return new PublishOnClose(tempSibling(target), buffer -> moveReplacing(buffer, target));
   }
 
   @Override

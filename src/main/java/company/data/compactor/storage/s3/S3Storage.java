@@ -1,10 +1,10 @@
 package company.data.compactor.storage.s3;
 
+import company.data.compactor.storage.PublishOnClose;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -198,30 +198,7 @@ public final class S3Storage implements Storage {
   public OutputStream create(String path) throws IOException {
     Location at = Location.of(path);
     Files.createDirectories(tempDir);
-    Path buffer = Files.createTempFile(tempDir, "upload-", ".tmp");
-    OutputStream out = Files.newOutputStream(buffer);
-    return new FilterOutputStream(out) {
-      private boolean closed;
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-      }
-
-      @Override
-      public void close() throws IOException {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        try {
-          out.close();
-          upload(at, buffer);
-        } finally {
-          Files.deleteIfExists(buffer);
-        }
-      }
-    };
+    return new PublishOnClose(Files.createTempFile(tempDir, "upload-", ".tmp"), buffer -> upload(at, buffer));
   }
 
   private void upload(Location at, Path file) throws IOException {
