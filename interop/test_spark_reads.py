@@ -51,3 +51,17 @@ def test_spark_reads_the_compacted_demo_table_exactly_and_appends(spark, compact
     assert code == 0, err
     report = report_of(out)
     assert (report["table_version"], report["total_files"], report["total_rows"]) == (34, 4, 1501)
+
+
+def test_spark_reads_the_seeded_demo_table_exactly(spark, compactor, report_of, tmp_path):
+    # A threshold no demo file is below: seeded and inspected, not compacted.
+    code, out, err = compactor("run", "--work-dir", str(tmp_path), "--json", "--small-file-threshold-mb", "0.0001")
+    assert code == 0, err
+    assert report_of(out)["compacted"] is False
+    path = str(tmp_path / "demo_delta_table")
+
+    df = spark.read.format("delta").load(path)
+    assert df.count() == 1500
+    assert df.agg(F.sum("amount")).first()[0] == 73125.0
+    assert spark.sql(f"DESCRIBE DETAIL delta.`{path}`").first()["numFiles"] == 30
+    assert spark.sql(f"DESCRIBE HISTORY delta.`{path}`").count() == 31

@@ -255,6 +255,11 @@ class CliIT {
     assertThat(result.code()).isEqualTo(1);
     assertThat(result.err()).contains("uses table feature(s) columnMapping").contains("nothing was written");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
+
+    Result vacuum = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "mapped", "--vacuum-dry-run", "false");
+    assertThat(vacuum.code()).isEqualTo(1);
+    assertThat(vacuum.err()).contains("uses table feature(s) columnMapping that vacuum does not handle yet");
+    assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
   }
 
   @Test
