@@ -10,10 +10,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 COMPACTOR = ROOT / "bin" / "compactor"
 
 
-def run_compactor(*args, cwd=None):
+def run_compactor(*args, cwd=None, env=None):
     """Runs bin/compactor; returns (exit code, stdout, stderr)."""
     proc = subprocess.run(
-        [str(COMPACTOR), *args], cwd=cwd, capture_output=True, text=True, timeout=600
+        [str(COMPACTOR), *args], cwd=cwd, capture_output=True, text=True, timeout=600,
+        env=None if env is None else {**os.environ, **env},
     )
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -31,3 +32,44 @@ def report_of():
         return json.loads(stdout)
 
     return parse
+
+
+@pytest.fixture(scope="session")
+def s3proxy(tmp_path_factory):
+    """A real S3 API (S3Proxy, from the project's test classpath) on 127.0.0.1, for this session."""
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    classpath_file = ROOT / "target" / "test-classpath.txt"
+    if not classpath_file.exists():
+        pytest.fail("target/test-classpath.txt is missing; bin/test writes it (./mvnw dependency:build-classpath)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = tmp_path_factory.mktemp("s3proxy")
+    (base / "data").mkdir()
+    props = base / "s3proxy.properties"
+    props.write_text("\n".join([
+        f"s3proxy.endpoint=http://127.0.0.1:{port}", "s3proxy.authorization=aws-v2-or-v4",
+        "s3proxy.identity=interop", "s3proxy.credential=interop-secret", "jclouds.provider=filesystem",
+        f"jclouds.filesystem.basedir={base / 'data'}", ""]))
+    log = open(base / "s3proxy.log", "w")
+    proc = subprocess.Popen(["java", "-Xmx256m", "-cp", classpath_file.read_text().strip(),
+                             "org.gaul.s3proxy.Main", "--properties", str(props)], stdout=log, stderr=subprocess.STDOUT)
+    endpoint = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(endpoint + "/", timeout=1)
+            break
+        except urllib.error.HTTPError:
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("S3Proxy did not start: " + (base / "s3proxy.log").read_text())
+    yield {"endpoint": endpoint, "port": port, "access_key": "interop", "secret_key": "interop-secret"}
+    proc.terminate()
+    proc.wait(timeout=30)
