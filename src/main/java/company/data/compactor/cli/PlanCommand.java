@@ -1,13 +1,10 @@
 package company.data.compactor.cli;
 
-import company.data.compactor.config.InputKey;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -27,18 +24,13 @@ final class PlanCommand implements Callable<Integer> {
   @ParentCommand private Main main;
   @Mixin private CommonOptions common;
 
-  @Option(names = "--table-uri", paramLabel = "URI", required = true,
-      description = "Local path (relative to --work-dir), file: or s3:// URI.")
-  String tableUri;
-
+  @Mixin private ExistingTableFlag table;
   @Mixin private GateFlags gate;
   @Mixin private CompactionFlags compaction;
 
   @Override
   public Integer call() {
-    Map<String, Object> inputs = new LinkedHashMap<>();
-    inputs.put(InputKey.TABLE_URI.key(), tableUri);
-    inputs.put(InputKey.DEMO_MODE.key(), false);
+    Map<String, Object> inputs = table.inputs();
     gate.putInto(inputs);
     compaction.putInto(inputs);
     return CliInputs.run(spec, main, common, inputs, (pipeline, request, location) -> pipeline.planOnly(request, location));

@@ -117,19 +117,14 @@ public final class MaintenancePipeline {
    * telemetry; {@code demo_mode} is ignored.
    */
   public MaintenanceReport planOnly(MaintenanceRequest request, TableLocation location) {
-    Instant started = ports.clock().instant();
-    String executionId = ports.executionIds().get();
-    MaintenanceRequest readOnly = request.withoutDemo();
-    refuseIfInvalid(RequestRules.violations(readOnly));
-    TableSnapshot snapshot = ports.tables().loadLatest(location);
-    refuseIfInvalid(tableViolations(readOnly, snapshot.schema()));
-    TableHealth health = inspect(readOnly, snapshot);
-    CompactionPlan plan = CompactionPlanner.plan(snapshot, options(readOnly, snapshot.schema()));
+    ReadOnlyStart start = startReadOnly(request, location);
+    refuseIfInvalid(tableViolations(start.request(), start.snapshot().schema()));
+    CompactionPlan plan = CompactionPlanner.plan(start.snapshot(), options(start.request(), start.snapshot().schema()));
     List<StepOutcome> steps = List.of(
-        inspected(health),
-        StepOutcome.done("plan", plan.isEmpty() ? whyNothing(readOnly, health, plan)
+        inspected(start.health()),
+        StepOutcome.done("plan", plan.isEmpty() ? whyNothing(start.request(), start.health(), plan)
             : plan.bins().size() + " bins of " + plan.filesToRewrite() + " files; nothing was rewritten"));
-    return report("plan", executionId, started, readOnly, location, health, null, ReportSections.notRun(health, plan), null, steps);
+    return report("plan", start, location, null, ReportSections.notRun(start.health(), plan), null, steps);
   }
 
   /**
@@ -137,13 +132,8 @@ public final class MaintenancePipeline {
    * {@code demo_mode} is ignored.
    */
   public MaintenanceReport inspectOnly(MaintenanceRequest request, TableLocation location) {
-    Instant started = ports.clock().instant();
-    String executionId = ports.executionIds().get();
-    MaintenanceRequest readOnly = request.withoutDemo();
-    refuseIfInvalid(RequestRules.violations(readOnly));
-    TableSnapshot snapshot = ports.tables().loadLatest(location);
-    TableHealth health = inspect(readOnly, snapshot);
-    return report("inspect", executionId, started, readOnly, location, health, null, null, null, List.of(inspected(health)));
+    ReadOnlyStart start = startReadOnly(request, location);
+    return report("inspect", start, location, null, null, null, List.of(inspected(start.health())));
   }
 
   /**
@@ -151,17 +141,37 @@ public final class MaintenancePipeline {
    * records the report in telemetry.
    */
   public MaintenanceReport vacuumOnly(MaintenanceRequest request, TableLocation location) {
+    ReadOnlyStart start = startReadOnly(request, location);
+    List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
+    VacuumReport vacuum = vacuum(start.request(), start.snapshot(), steps);
+    MaintenanceReport report = report("vacuum", start, location, null, null, vacuum, steps);
+    ports.telemetry().record(report);
+    return report;
+  }
+
+  /** What the single-step commands share: the request without demo mode, validated, and the table inspected. */
+  private record ReadOnlyStart(
+      Instant started, String executionId, MaintenanceRequest request, TableSnapshot snapshot, TableHealth health) {}
+
+  private ReadOnlyStart startReadOnly(MaintenanceRequest request, TableLocation location) {
     Instant started = ports.clock().instant();
     String executionId = ports.executionIds().get();
     MaintenanceRequest readOnly = request.withoutDemo();
     refuseIfInvalid(RequestRules.violations(readOnly));
     TableSnapshot snapshot = ports.tables().loadLatest(location);
-    TableHealth health = inspect(readOnly, snapshot);
-    List<StepOutcome> steps = new ArrayList<>(List.of(inspected(health)));
-    VacuumReport vacuum = vacuum(readOnly, snapshot, steps);
-    MaintenanceReport report = report("vacuum", executionId, started, readOnly, location, health, null, null, vacuum, steps);
-    ports.telemetry().record(report);
-    return report;
+    return new ReadOnlyStart(started, executionId, readOnly, snapshot, inspect(readOnly, snapshot));
+  }
+
+  private MaintenanceReport report(
+      String command,
+      ReadOnlyStart start,
+      TableLocation location,
+      LatencyReport latency,
+      CompactionReport compaction,
+      VacuumReport vacuum,
+      List<StepOutcome> steps) {
+    return report(command, start.executionId(), start.started(), start.request(), location, start.health(),
+        latency, compaction, vacuum, steps);
   }
 
   private VacuumReport vacuum(MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {

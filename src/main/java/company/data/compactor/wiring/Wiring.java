@@ -119,18 +119,19 @@ public final class Wiring {
     Storage storage = storageFor(location, workDir, environment);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     Clock clock = Clock.systemUTC();
+    KernelRewriteCommitter committer = new KernelRewriteCommitter(storage, clock);
     return new MaintenancePipeline(
         new PipelinePorts(
             tables,
             new DemoSeeder(storage, tables, new KernelTableWriter(storage)),
             new CompactionExecutor(
                 storage,
-                new KernelRewriteCommitter(storage, clock),
+                committer,
                 rewriteSettings,
                 workDir.resolve(SCRATCH_RELATIVE_PATH),
                 clock),
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
-            new VacuumExecutor(storage, new KernelLogReader(storage), new KernelRewriteCommitter(storage, clock), new VacuumPlanner(clock)),
+            new VacuumExecutor(storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
             new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH)),
             clock,
             () -> UUID.randomUUID().toString()));
