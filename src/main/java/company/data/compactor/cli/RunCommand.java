@@ -60,6 +60,6 @@ final class RunCommand implements Callable<Integer> {
     vacuum.putInto(inputs);
     CliInputs.put(inputs, InputKey.LATENCY_SLA_MS, latencySlaMs);
     CliInputs.put(inputs, InputKey.NOTIFY_SLACK, notifySlack);
-    return CliInputs.run(spec, main, common, inputs, (pipeline, request, location) -> pipeline.run(request, location));
+    return CliInputs.runLeased(spec, main, common, inputs, (pipeline, request, location) -> pipeline.run(request, location));
   }
 }

@@ -32,6 +32,6 @@ final class VacuumCommand implements Callable<Integer> {
   public Integer call() {
     Map<String, Object> inputs = table.inputs();
     vacuum.putInto(inputs);
-    return CliInputs.run(spec, main, common, inputs, (pipeline, request, location) -> pipeline.vacuumOnly(request, location));
+    return CliInputs.runLeased(spec, main, common, inputs, (pipeline, request, location) -> pipeline.vacuumOnly(request, location));
   }
 }

@@ -9,7 +9,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
+import company.data.compactor.duckdb.DuckDbConnections;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -87,7 +87,7 @@ public final class StorageReadProbe implements LatencyProbe {
 
   /** Loads DuckDB's native library once, so the first timed run does not pay for it. */
   private static void warmUp() throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+    try (Connection c = DuckDbConnections.inMemory(); Statement s = c.createStatement()) {
       s.execute("SELECT 1");
     }
   }
@@ -105,7 +105,7 @@ public final class StorageReadProbe implements LatencyProbe {
       local.add(copy);
     }
     String list = local.stream().map(p -> "'" + p.toString().replace("'", "''") + "'").collect(Collectors.joining(", ", "[", "]"));
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+    try (Connection c = DuckDbConnections.inMemory(); Statement s = c.createStatement()) {
       s.execute("SET home_directory = '" + dir.toString().replace("'", "''") + "'");
       s.execute("CREATE VIEW t AS SELECT * FROM read_parquet(" + list + ", hive_partitioning = false, union_by_name = true)");
       try (ResultSet rs = s.executeQuery(settings.query())) {

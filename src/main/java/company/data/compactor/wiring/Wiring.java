@@ -24,7 +24,14 @@ import company.data.compactor.storage.s3.S3Clients;
 import company.data.compactor.storage.s3.S3Storage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.telemetry.JsonLinesTelemetrySink;
+import company.data.compactor.aws.AwsClients;
+import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.LeaseStore;
+import company.data.compactor.lease.Leases;
+import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
 import java.nio.file.Path;
+import java.time.Duration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import java.time.Clock;
 import java.util.UUID;
 
@@ -113,6 +120,12 @@ public final class Wiring {
    */
   public static MaintenancePipeline pipeline(
       TableLocation location, Path workDir, Map<String, String> environment) {
+    return pipeline(location, workDir, environment, UUID.randomUUID().toString());
+  }
+
+  /** As {@link #pipeline(TableLocation, Path, Map)}, reporting {@code executionId} as its run. */
+  public static MaintenancePipeline pipeline(
+      TableLocation location, Path workDir, Map<String, String> environment, String executionId) {
     checkAllowed(location, workDir, environment);
     RewriteSettings rewriteSettings = rewriteSettings(environment);
     ProbeSettings probeSettings = probeSettings(environment);
@@ -134,6 +147,44 @@ public final class Wiring {
             new VacuumExecutor(storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
             new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH)),
             clock,
-            () -> UUID.randomUUID().toString()));
+            () -> executionId));
+  }
+
+  /** The variable naming the DynamoDB lease table; unset means file leases under the work dir. */
+  public static final String LEASE_TABLE_VARIABLE = "COMPACTOR_LEASE_TABLE";
+
+  /** The variable overriding how long a lease lasts without renewal, in seconds. */
+  public static final String LEASE_TTL_VARIABLE = "COMPACTOR_LEASE_TTL_SECONDS";
+
+  /**
+   * Per-table leases: in the DynamoDB table {@code COMPACTOR_LEASE_TABLE} when set (client from
+   * the environment, see {@link AwsClients}), else as files under {@code workDir}. A lease lasts
+   * {@code COMPACTOR_LEASE_TTL_SECONDS} (default 1,200: longer than Lambda's 15-minute limit).
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed or
+   *     too short TTL
+   */
+  public static Leases leases(Path workDir, Map<String, String> environment, Clock clock) {
+    Duration ttl = Leases.DEFAULT_TTL;
+    String raw = environment.get(LEASE_TTL_VARIABLE);
+    if (raw != null && !raw.isBlank()) {
+      long seconds;
+      try {
+        seconds = Long.parseLong(raw.strip());
+      } catch (NumberFormatException e) {
+        seconds = -1;
+      }
+      if (seconds < 60) {
+        throw Errors.invalidRequest(List.of(new Violation(LEASE_TTL_VARIABLE, raw, "must be a whole number of seconds >= 60")));
+      }
+      ttl = Duration.ofSeconds(seconds);
+    }
+    String table = environment.get(LEASE_TABLE_VARIABLE);
+    LeaseStore store =
+        table == null || table.isBlank()
+            ? new FileLeaseStore(workDir.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH))
+            : new DynamoDbLeaseStore(
+                AwsClients.configure(DynamoDbClient.builder(), environment, "DYNAMODB").build(), table.strip());
+    return new Leases(store, clock, ttl);
   }
 }

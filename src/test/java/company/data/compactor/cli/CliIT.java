@@ -9,6 +9,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.Lease;
+import company.data.compactor.model.TableLocation;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +121,7 @@ class CliIT {
 
     assertThat(result.code()).isEqualTo(2);
     assertThat(result.err()).contains("colour is not a column of the table");
-    assertThat(work).isEmptyDirectory();
+    assertNoTableWritten();
   }
 
   @Test
@@ -234,7 +239,7 @@ class CliIT {
     assertThat(result.code()).isEqualTo(2);
     assertThat(result.err())
         .contains("partition_filter=customer_id = 'x': customer_id is not a partition column");
-    assertThat(work).isEmptyDirectory();
+    assertNoTableWritten();
   }
 
   @Test
@@ -280,6 +285,47 @@ class CliIT {
     assertThat(report.get("vacuum_dry_run").asBoolean()).isTrue();
     assertThat(report.get("candidate_files_count").asInt()).isZero();
     assertThat(report.get("vacuum_warnings").get(0).asText()).contains("shorter than delta.logRetentionDuration");
+  }
+
+  /**
+   * Nothing but the lease bookkeeping exists under the work directory, and no lease is held: the
+   * run took the table's lease, found the request invalid for the table and gave the lease back.
+   */
+  private void assertNoTableWritten() {
+    try (var files = Files.walk(work)) {
+      assertThat(files.filter(Files::isRegularFile).map(f -> work.relativize(f).toString()).toList())
+          .allSatisfy(f -> assertThat(f).startsWith(FileLeaseStore.DEFAULT_RELATIVE_PATH).endsWith(".lock"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void run_andVacuum_whileAnotherRunHoldsTheTable_areRefused_namingThatRun_andTouchNothing() throws Exception {
+    assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
+    TableLocation table = TableLocation.parse("demo_delta_table", work);
+    FileLeaseStore leases = new FileLeaseStore(work.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
+    Lease held = leases.tryAcquire(table, "nightly-run-42", Instant.now(), Duration.ofMinutes(20)).acquired().orElseThrow();
+    List<String> logBefore;
+    try (var files = Files.list(work.resolve("demo_delta_table/_delta_log"))) {
+      logBefore = files.map(Path::toString).sorted().toList();
+    }
+
+    Result run = cli("run", "--work-dir", work.toString(), "--demo-mode", "false");
+    Result vacuum = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--vacuum-dry-run", "false");
+    Result inspect = cli("inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
+    leases.release(held);
+    Result afterRelease = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
+
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.err()).contains("Refused to maintain " + table + ": run nightly-run-42 holds the table's lease until");
+    assertThat(vacuum.code()).isEqualTo(1);
+    assertThat(vacuum.err()).contains("run nightly-run-42 holds the table's lease");
+    try (var files = Files.list(work.resolve("demo_delta_table/_delta_log"))) {
+      assertThat(files.map(Path::toString).sorted().toList()).isEqualTo(logBefore);
+    }
+    assertThat(inspect.code()).as("read-only commands need no lease").isZero();
+    assertThat(afterRelease.code()).as(afterRelease.err()).isZero();
   }
 
   @Test

@@ -3,7 +3,14 @@ package company.data.compactor.lambda;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.Lease;
+import company.data.compactor.model.TableLocation;
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import io.restassured.response.Response;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,5 +54,58 @@ class MaintenanceFunctionTest {
         .contains("vacuum_retention_hours=24: must be >= 168")
         .contains("small_file_threshold_mb=0: must be > 0");
     assertThat(WORK.resolve("invalid_request_table")).doesNotExist();
+  }
+
+  private static final FileLeaseStore LEASES =
+      new FileLeaseStore(WORK.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
+
+  private static Response post(Object event) throws Exception {
+    return given().contentType("application/json").body(new ObjectMapper().writeValueAsString(event)).when().post();
+  }
+
+  private static TableLocation table(String name) {
+    return TableLocation.parse(name, WORK.toAbsolutePath());
+  }
+
+  @Test
+  void handOff_runsTheAcceptedRequest_underTheWebhooksLease_thenReleasesIt_andADuplicateIsRefused() throws Exception {
+    TableLocation table = table("handoff_demo_table");
+    Lease lease = LEASES.tryAcquire(table, "run-handoff-1", Instant.now(), Duration.ofMinutes(20)).acquired().orElseThrow();
+    Map<String, Object> event = new Handoff("run-handoff-1", Map.of("demo_mode", true, "table_uri", "handoff_demo_table"), lease).toEvent();
+
+    Response first = post(event);
+    Response duplicate = post(event);
+
+    assertThat(first.statusCode()).as(first.asString()).isEqualTo(200);
+    assertThat(first.jsonPath().getString("execution_id")).isEqualTo("run-handoff-1");
+    assertThat(first.jsonPath().getInt("files_after")).isEqualTo(3);
+    Lease next = LEASES.tryAcquire(table, "next-run", Instant.now(), Duration.ofMinutes(1)).acquired().orElseThrow();
+    LEASES.release(next);
+    assertThat(duplicate.statusCode()).isEqualTo(500);
+    assertThat(duplicate.asString()).contains("Refused to run maintenance of " + table + " for run run-handoff-1: that run no longer holds the table's lease");
+  }
+
+  @Test
+  void directInvocation_whileAnotherRunHoldsTheTable_isRefused_andTouchesNothing() throws Exception {
+    TableLocation table = table("leased_demo_table");
+    Lease lease = LEASES.tryAcquire(table, "run-elsewhere", Instant.now(), Duration.ofMinutes(20)).acquired().orElseThrow();
+    try {
+      Response response = post(Map.of("demo_mode", true, "table_uri", "leased_demo_table"));
+
+      assertThat(response.statusCode()).isEqualTo(500);
+      assertThat(response.asString()).contains("run run-elsewhere holds the table's lease until");
+      assertThat(WORK.resolve("leased_demo_table")).doesNotExist();
+    } finally {
+      LEASES.release(lease);
+    }
+  }
+
+  @Test
+  void directInvocation_withRetention167Hours_isRefused_andTouchesNothing() throws Exception {
+    Response response = post(Map.of("demo_mode", true, "table_uri", "retention_167_table", "vacuum_retention_hours", 167));
+
+    assertThat(response.statusCode()).isEqualTo(500);
+    assertThat(response.asString()).contains("vacuum_retention_hours=167: must be >= 168");
+    assertThat(WORK.resolve("retention_167_table")).doesNotExist();
   }
 }

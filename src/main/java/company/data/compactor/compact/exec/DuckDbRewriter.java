@@ -9,7 +9,7 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
+import company.data.compactor.duckdb.DuckDbConnections;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -37,7 +37,7 @@ final class DuckDbRewriter implements BinRewriter {
   DuckDbRewriter(RewriteSettings settings, Path scratch) throws SQLException, IOException {
     Path temp = Files.createDirectories(scratch.resolve("duckdb-temp"));
     Path home = Files.createDirectories(scratch.resolve("duckdb-home"));
-    connection = DriverManager.getConnection("jdbc:duckdb:");
+    connection = DuckDbConnections.inMemory();
     try (Statement s = connection.createStatement()) {
       s.execute("SET home_directory = " + Sql.literal(home.toString()));
       s.execute("SET temp_directory = " + Sql.literal(temp.toString()));

@@ -1,16 +1,9 @@
 package company.data.compactor.storage.s3;
 
-import java.net.URI;
+import company.data.compactor.aws.AwsClients;
 import java.util.Map;
-import java.util.Optional;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.core.retry.RetryMode;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -30,28 +23,12 @@ public final class S3Clients {
   public static S3Client fromEnvironment(Map<String, String> environment) {
     var builder =
         S3Client.builder()
-            .httpClient(UrlConnectionHttpClient.create())
-            .overrideConfiguration(c -> c.retryStrategy(RetryMode.ADAPTIVE_V2))
             // Trailing checksums are optional for these operations; S3-compatible stores often
             // reject the aws-chunked encoding they need.
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
             .forcePathStyle(Boolean.parseBoolean(environment.getOrDefault("COMPACTOR_S3_PATH_STYLE", "false")));
-    String accessKey = environment.get("AWS_ACCESS_KEY_ID");
-    String secretKey = environment.get("AWS_SECRET_ACCESS_KEY");
-    if (accessKey != null && secretKey != null) {
-      String token = environment.get("AWS_SESSION_TOKEN");
-      builder.credentialsProvider(StaticCredentialsProvider.create(
-          token == null ? AwsBasicCredentials.create(accessKey, secretKey) : AwsSessionCredentials.create(accessKey, secretKey, token)));
-    }
-    Optional.ofNullable(environment.get("AWS_REGION"))
-        .or(() -> Optional.ofNullable(environment.get("AWS_DEFAULT_REGION")))
-        .filter(r -> !r.isBlank())
-        .ifPresentOrElse(r -> builder.region(Region.of(r)), () -> builder.region(Region.US_EAST_1));
-    Optional.ofNullable(environment.get("AWS_ENDPOINT_URL_S3"))
-        .or(() -> Optional.ofNullable(environment.get("AWS_ENDPOINT_URL")))
-        .filter(e -> !e.isBlank())
-        .ifPresent(e -> builder.endpointOverride(URI.create(e)));
+    AwsClients.configure(builder, environment, "S3");
     return builder.build();
   }
 }

@@ -1,0 +1,176 @@
+package company.data.compactor.lambda;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.config.MaintenanceRequest;
+import company.data.compactor.config.RequestReader;
+import company.data.compactor.config.TableAllowlist;
+import company.data.compactor.config.TableUris;
+import company.data.compactor.error.CompactorException;
+import company.data.compactor.error.Errors;
+import company.data.compactor.error.Violation;
+import company.data.compactor.lease.Lease;
+import company.data.compactor.lease.LeaseAttempt;
+import company.data.compactor.lease.Leases;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.pipeline.MaintenancePipeline;
+import company.data.compactor.report.MaintenanceReport;
+import company.data.compactor.report.ReportJson;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+/**
+ * The nightly run: maintenance of every table in {@value #TABLES_VARIABLE} (a JSON array of
+ * request-input objects, each over the server defaults, see {@link RemoteInputs}), one after the
+ * other. Every entry is validated (inputs and allowlist) before any table is touched; then each
+ * table runs under its lease and in isolation: a failure is recorded in its outcome and the next
+ * table still runs; a table whose lease another run holds is skipped.
+ */
+final class ScheduledRuns {
+
+  private static final System.Logger LOG = System.getLogger(ScheduledRuns.class.getName());
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The variable listing the scheduled tables. */
+  static final String TABLES_VARIABLE = "COMPACTOR_SCHEDULED_TABLES";
+
+  /** One scheduled table, validated. */
+  record Target(TableLocation location, MaintenanceRequest request) {}
+
+  /** What the schedule needs, built by the function per invocation. */
+  record Parts(
+      Map<String, String> environment,
+      Path workDir,
+      Leases leases,
+      Clock clock,
+      Supplier<String> runIds,
+      BiFunction<TableLocation, String, MaintenancePipeline> pipelines) {}
+
+  private final Parts parts;
+
+  ScheduledRuns(Parts parts) {
+    this.parts = parts;
+  }
+
+  /** Whether {@code event} is an EventBridge scheduled event. */
+  static boolean isScheduledEvent(Map<String, Object> event) {
+    return "aws.events".equals(event.get("source")) || "Scheduled Event".equals(event.get("detail-type"));
+  }
+
+  /**
+   * The configured tables, every one validated.
+   *
+   * @throws CompactorException INVALID_REQUEST naming every problem as {@code tables[i].key}, when
+   *     the configuration is missing, malformed, or any entry breaks a rule or the allowlist
+   */
+  List<Target> targets() {
+    String raw = parts.environment().get(TABLES_VARIABLE);
+    if (raw == null || raw.isBlank()) {
+      throw Errors.invalidRequest(List.of(new Violation(TABLES_VARIABLE, "", "must list the tables to maintain, e.g. [{\"table_uri\": \"s3://bucket/tables/events\"}]")));
+    }
+    List<Map<String, Object>> entries;
+    try {
+      entries = JSON.readValue(raw, new TypeReference<List<Map<String, Object>>>() {});
+    } catch (JsonProcessingException e) {
+      throw Errors.invalidRequest(List.of(new Violation(TABLES_VARIABLE, raw, "must be a JSON array of request-input objects")));
+    }
+    if (entries.isEmpty()) {
+      throw Errors.invalidRequest(List.of(new Violation(TABLES_VARIABLE, raw, "must list at least one table")));
+    }
+    TableAllowlist allowlist =
+        TableAllowlist.parse(parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
+    List<Violation> problems = new ArrayList<>();
+    List<Target> targets = new ArrayList<>();
+    for (int i = 0; i < entries.size(); i++) {
+      String prefix = "tables[" + i + "].";
+      try {
+        MaintenanceRequest request = RequestReader.read(RemoteInputs.merge(parts.environment(), entries.get(i)));
+        TableLocation location = TableUris.resolve(request, parts.workDir());
+        allowlist.violations(location).forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
+        targets.add(new Target(location, request));
+      } catch (CompactorException e) {
+        e.violations().forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw Errors.invalidRequest(problems);
+    }
+    return targets;
+  }
+
+  /** Runs every configured table; the result lists each table's outcome in order. */
+  Map<String, Object> run() {
+    List<Target> targets = targets();
+    LOG.log(Level.INFO, "schedule: {0} table(s) to maintain", targets.size());
+    List<Map<String, Object>> outcomes = new ArrayList<>();
+    int succeeded = 0;
+    int failed = 0;
+    int skipped = 0;
+    for (Target target : targets) {
+      Map<String, Object> outcome = runOne(target);
+      outcomes.add(outcome);
+      switch ((String) outcome.get("status")) {
+        case "succeeded" -> succeeded++;
+        case "skipped" -> skipped++;
+        default -> failed++;
+      }
+    }
+    LOG.log(Level.INFO, "schedule: done, succeeded={0} failed={1} skipped={2}", succeeded, failed, skipped);
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("trigger", "schedule");
+    result.put("tables_total", targets.size());
+    result.put("succeeded", succeeded);
+    result.put("failed", failed);
+    result.put("skipped", skipped);
+    result.put("tables", outcomes);
+    return result;
+  }
+
+  private Map<String, Object> runOne(Target target) {
+    String runId = parts.runIds().get();
+    Map<String, Object> outcome = new LinkedHashMap<>();
+    outcome.put("table_uri", target.location().uri());
+    outcome.put("execution_id", runId);
+    LeaseAttempt attempt;
+    try {
+      attempt = parts.leases().store().tryAcquire(target.location(), runId, parts.clock().instant(), parts.leases().ttl());
+    } catch (CompactorException e) {
+      return failed(outcome, target, e);
+    }
+    if (!attempt.succeeded()) {
+      Lease holder = attempt.heldBy().orElseThrow();
+      LOG.log(Level.INFO, "schedule: table={0} skipped, run {1} holds its lease", target.location(), holder.owner());
+      outcome.put("status", "skipped");
+      outcome.put("reason", Leases.busy(target.location(), holder).getMessage());
+      return outcome;
+    }
+    Lease lease = attempt.acquired().orElseThrow();
+    try {
+      MaintenanceReport report = parts.pipelines().apply(target.location(), runId).run(target.request(), target.location());
+      outcome.put("status", "succeeded");
+      outcome.put("report", ReportJson.asMap(report));
+      return outcome;
+    } catch (RuntimeException e) {
+      return failed(outcome, target, e);
+    } finally {
+      parts.leases().store().release(lease);
+    }
+  }
+
+  private static Map<String, Object> failed(Map<String, Object> outcome, Target target, RuntimeException e) {
+    String kind = e instanceof CompactorException ce ? ce.kind().name() : "UNEXPECTED";
+    LOG.log(Level.ERROR, "schedule: table={0} failed ({1}): {2}", target.location(), kind, e.getMessage());
+    outcome.put("status", "failed");
+    outcome.put("error_kind", kind);
+    outcome.put("error", e instanceof CompactorException ? e.getMessage() : e.getClass().getSimpleName() + ": " + e.getMessage());
+    return outcome;
+  }
+}

@@ -1,0 +1,33 @@
+package company.data.compactor.lease;
+
+import company.data.compactor.model.TableLocation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Per-table leases, so that no two runs maintain one table at once. Implementations are atomic
+ * across processes: a DynamoDB conditional write in AWS, a file lock locally. Failures of the
+ * store itself are {@link company.data.compactor.error.CompactorException}s of kind
+ * OPERATION_FAILED.
+ */
+public interface LeaseStore {
+
+  /**
+   * Takes the table's lease for {@code owner} until {@code now + ttl}, unless another owner holds
+   * an unexpired one. An expired lease is taken over.
+   */
+  LeaseAttempt tryAcquire(TableLocation table, String owner, Instant now, Duration ttl);
+
+  /**
+   * Extends {@code lease} to {@code now + ttl} if its owner still holds it (even past expiry, as
+   * long as nobody took it over); empty when the lease was released or taken by another run.
+   */
+  Optional<Lease> renew(Lease lease, Instant now, Duration ttl);
+
+  /** Gives the lease up if its owner still holds it; does nothing otherwise. */
+  void release(Lease lease);
+
+  /** Where leases are kept, for logs and messages (never a secret). */
+  String describe();
+}
