@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
       "",
       "Run without AWS on a demo table:  bin/compactor run",
     },
-    subcommands = {RunCommand.class, PlanCommand.class, InspectCommand.class, VacuumCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {RunCommand.class, PlanCommand.class, InspectCommand.class, VacuumCommand.class, HistoryCommand.class, CommandLine.HelpCommand.class},
     footer = {
       "",
       "Exit codes: 0 success, 2 invalid input (nothing touched), 1 any other failure.",

@@ -31,6 +31,9 @@ import company.data.compactor.lease.Leases;
 import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
+import company.data.compactor.telemetry.TelemetryStore;
+import company.data.compactor.telemetry.dynamodb.DynamoDbTelemetrySink;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import java.time.Clock;
 import java.util.UUID;
@@ -145,9 +148,46 @@ public final class Wiring {
                 clock),
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new VacuumExecutor(storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
-            new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH)),
+            telemetry(workDir, environment),
             clock,
             () -> executionId));
+  }
+
+  /** The variable naming the DynamoDB telemetry table; unset means JSON lines under the work dir. */
+  public static final String TELEMETRY_TABLE_VARIABLE = "COMPACTOR_TELEMETRY_TABLE";
+
+  /** The variable giving telemetry items a TTL, in days. */
+  public static final String TELEMETRY_TTL_VARIABLE = "COMPACTOR_TELEMETRY_TTL_DAYS";
+
+  /**
+   * Where run reports are kept and read back: the DynamoDB table {@code
+   * COMPACTOR_TELEMETRY_TABLE} when set (items expire {@code COMPACTOR_TELEMETRY_TTL_DAYS} after
+   * the run when that is set), else JSON lines in {@code
+   * <work-dir>/.delta-compactor/telemetry.jsonl}.
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed TTL
+   */
+  public static TelemetryStore telemetry(Path workDir, Map<String, String> environment) {
+    String table = environment.get(TELEMETRY_TABLE_VARIABLE);
+    if (table == null || table.isBlank()) {
+      return new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH));
+    }
+    Optional<Duration> retention = Optional.empty();
+    String days = environment.get(TELEMETRY_TTL_VARIABLE);
+    if (days != null && !days.isBlank()) {
+      long parsed;
+      try {
+        parsed = Long.parseLong(days.strip());
+      } catch (NumberFormatException e) {
+        parsed = -1;
+      }
+      if (parsed <= 0) {
+        throw Errors.invalidRequest(List.of(new Violation(TELEMETRY_TTL_VARIABLE, days, "must be a whole number of days > 0")));
+      }
+      retention = Optional.of(Duration.ofDays(parsed));
+    }
+    return new DynamoDbTelemetrySink(
+        AwsClients.configure(DynamoDbClient.builder(), environment, "DYNAMODB").build(), table.strip(), retention);
   }
 
   /** The variable naming the DynamoDB lease table; unset means file leases under the work dir. */

@@ -132,6 +132,22 @@ public final class DynoxideServer {
     return name;
   }
 
+  /** Creates a fresh telemetry table (as infra/template.yaml defines it) and returns its name. */
+  public String newTelemetryTable() {
+    String name = "telemetry-" + UUID.randomUUID().toString().substring(0, 8);
+    try (DynamoDbClient client = client()) {
+      client.createTable(b -> b.tableName(name)
+          .billingMode(BillingMode.PAY_PER_REQUEST)
+          .attributeDefinitions(
+              AttributeDefinition.builder().attributeName("table_key").attributeType(ScalarAttributeType.S).build(),
+              AttributeDefinition.builder().attributeName("run_key").attributeType(ScalarAttributeType.S).build())
+          .keySchema(
+              KeySchemaElement.builder().attributeName("table_key").keyType(KeyType.HASH).build(),
+              KeySchemaElement.builder().attributeName("run_key").keyType(KeyType.RANGE).build()));
+    }
+    return name;
+  }
+
   /** Creates the lease table {@code name} unless it exists. */
   public void createLeaseTable(String name) {
     try (DynamoDbClient client = client()) {
