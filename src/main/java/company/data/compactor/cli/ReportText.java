@@ -66,6 +66,13 @@ final class ReportText {
     for (StepOutcome step : report.steps()) {
       out.append(String.format(Locale.ROOT, "%-8s %-13s %s%n", step.step(), step.status(), step.detail()));
     }
+    if (report.delivery() != null) {
+      if (report.delivery().htmlReportUri() != null) {
+        out.append(String.format(Locale.ROOT, "%nreport     %s%n", report.delivery().htmlReportUri()));
+      }
+      out.append(String.format(Locale.ROOT, "slack      %s (%s)%n",
+          report.delivery().slackNotification(), report.delivery().slackNotificationDetail()));
+    }
     return out.toString();
   }
 

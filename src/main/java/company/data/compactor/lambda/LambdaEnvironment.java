@@ -14,15 +14,26 @@ import org.eclipse.microprofile.config.Config;
 final class LambdaEnvironment extends AbstractMap<String, String> {
 
   private final Config config;
+  private final Secrets secrets;
 
+  /** Settings from config alone. */
   LambdaEnvironment(Config config) {
+    this(config, null);
+  }
+
+  /** Settings from config, with the secret names resolved through {@code secrets}. */
+  LambdaEnvironment(Config config, Secrets secrets) {
     this.config = config;
+    this.secrets = secrets;
   }
 
   @Override
   public String get(Object name) {
     if (!(name instanceof String key) || key.isEmpty()) {
       return null;
+    }
+    if (secrets != null && (key.equals(Secrets.SLACK_WEBHOOK_URL) || key.equals(Secrets.WEBHOOK_KEY))) {
+      return secrets.get(key).orElse(null);
     }
     Optional<String> value = config.getOptionalValue(key, String.class);
     return value.orElse(null);

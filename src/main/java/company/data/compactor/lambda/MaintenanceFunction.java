@@ -42,11 +42,21 @@ public class MaintenanceFunction {
 
   @Inject Config config;
 
+  private Secrets secrets;
+
+  /** The secrets, kept across invocations of this container (Secrets caches them). */
+  private synchronized Secrets secrets() {
+    if (secrets == null) {
+      secrets = new Secrets(new LambdaEnvironment(config), Clock.systemUTC());
+    }
+    return secrets;
+  }
+
   /** Runs maintenance for one event. */
   @Funq("maintenance")
   public Map<String, Object> maintenance(Map<String, Object> event) {
     Map<String, Object> input = event == null ? Map.of() : event;
-    Map<String, String> environment = new LambdaEnvironment(config);
+    Map<String, String> environment = new LambdaEnvironment(config, secrets());
     Path work = Path.of(workDir).toAbsolutePath();
     Clock clock = Clock.systemUTC();
     if (ScheduledRuns.isScheduledEvent(input)) {

@@ -25,6 +25,11 @@ import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.VacuumReport;
+import company.data.compactor.report.DeliveryReport;
+import company.data.compactor.report.FileSizeHistogram;
+import company.data.compactor.error.CompactorException;
+import company.data.compactor.notify.FailureAlert;
+import company.data.compactor.notify.NotificationResult;
 import company.data.compactor.vacuum.VacuumMode;
 import company.data.compactor.vacuum.VacuumResult;
 import java.lang.System.Logger.Level;
@@ -62,6 +67,15 @@ public final class MaintenancePipeline {
     Instant started = ports.clock().instant();
     String executionId = ports.executionIds().get();
     refuseIfInvalid(RequestRules.violations(request));
+    try {
+      return runValid(request, location, started, executionId);
+    } catch (RuntimeException e) {
+      alert(request, location, executionId, e);
+      throw e;
+    }
+  }
+
+  private MaintenanceReport runValid(MaintenanceRequest request, TableLocation location, Instant started, String executionId) {
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {
       // The demo schema is known before seeding, so a bad input touches nothing.
@@ -107,9 +121,42 @@ public final class MaintenancePipeline {
     LatencyReport latency = ReportSections.latency(request, ports.probe().method(), pre, post);
     steps.add(probeStep(latency));
     VacuumReport vacuum = vacuum(request, latest, steps);
-    MaintenanceReport report = report("run", executionId, started, request, location, health, latency, compaction, vacuum, steps);
+    FileSizeHistogram sizes = FileSizeHistogram.of(snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
+    MaintenanceReport report = deliver(request, report("run", executionId, started, request, location, health, latency,
+        compaction, vacuum, sizes, DeliveryReport.none(), steps));
     ports.telemetry().record(report);
     return report;
+  }
+
+  /** Publishes the HTML page and sends the Slack summary; neither can fail the finished run. */
+  private MaintenanceReport deliver(MaintenanceRequest request, MaintenanceReport report) {
+    DeliveryReport delivery = DeliveryReport.none();
+    try {
+      delivery = ports.publisher().publish(report).map(delivery::withHtmlReport).orElse(delivery);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "HTML report not written: table={0} run={1}: {2}", report.tableUri(), report.executionId(), e.getMessage());
+    }
+    if (request.notifySlack()) {
+      NotificationResult sent = ports.notifier().success(report.withDelivery(delivery));
+      LOG.log(Level.INFO, "slack: table={0} run={1} {2} ({3})", report.tableUri(), report.executionId(), sent.status(), sent.detail());
+      delivery = delivery.withSlack(sent.status(), sent.detail(), sent.attempts());
+    }
+    return report.withDelivery(delivery);
+  }
+
+  /** Sends a failure alert when asked for; a failed alert is logged and the original error stands. */
+  private void alert(MaintenanceRequest request, TableLocation location, String executionId, RuntimeException error) {
+    if (!request.notifySlack()) {
+      return;
+    }
+    String errorClass = error instanceof CompactorException ce ? ce.kind().name() : error.getClass().getSimpleName();
+    try {
+      NotificationResult sent = ports.notifier().failure(
+          new FailureAlert(executionId, location.uri(), "run", errorClass, ports.clock().instant().toString()));
+      LOG.log(Level.INFO, "slack alert: table={0} run={1} {2} ({3})", location, executionId, sent.status(), sent.detail());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "slack alert not sent: table={0} run={1}: {2}", location, executionId, e.getMessage());
+    }
   }
 
   /**
@@ -170,8 +217,10 @@ public final class MaintenancePipeline {
       CompactionReport compaction,
       VacuumReport vacuum,
       List<StepOutcome> steps) {
+    FileSizeHistogram sizes = command.equals("plan") ? null : FileSizeHistogram.of(start.snapshot().activeFiles(), null);
+    DeliveryReport delivery = command.equals("vacuum") ? DeliveryReport.none() : null;
     return report(command, start.executionId(), start.started(), start.request(), location, start.health(),
-        latency, compaction, vacuum, steps);
+        latency, compaction, vacuum, sizes, delivery, steps);
   }
 
   private VacuumReport vacuum(MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
@@ -314,6 +363,8 @@ public final class MaintenancePipeline {
       LatencyReport latency,
       CompactionReport compaction,
       VacuumReport vacuum,
+      FileSizeHistogram sizes,
+      DeliveryReport delivery,
       List<StepOutcome> steps) {
     long durationMs = Math.max(0, ports.clock().millis() - started.toEpochMilli());
     return new MaintenanceReport(
@@ -338,6 +389,8 @@ public final class MaintenancePipeline {
         latency,
         compaction,
         vacuum,
+        sizes,
+        delivery,
         steps,
         Summaries.of(location, health, latency, compaction, vacuum, steps, request));
   }

@@ -6,6 +6,8 @@ import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.vacuum.VacuumExecutor;
 import company.data.compactor.telemetry.TelemetrySink;
+import company.data.compactor.notify.Notifier;
+import company.data.compactor.publish.ReportPublisher;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -19,6 +21,8 @@ import java.util.function.Supplier;
  * @param probe measures read latency before and after compaction
  * @param vacuum plans and runs vacuum
  * @param telemetry keeps each run's report
+ * @param publisher writes each run's HTML page
+ * @param notifier sends the Slack summary or alert when {@code notify_slack}
  * @param clock the run's time source
  * @param executionIds makes a unique id per run
  */
@@ -29,6 +33,8 @@ public record PipelinePorts(
     LatencyProbe probe,
     VacuumExecutor vacuum,
     TelemetrySink telemetry,
+    ReportPublisher publisher,
+    Notifier notifier,
     Clock clock,
     Supplier<String> executionIds) {
 
@@ -39,6 +45,8 @@ public record PipelinePorts(
     Objects.requireNonNull(probe, "probe");
     Objects.requireNonNull(vacuum, "vacuum");
     Objects.requireNonNull(telemetry, "telemetry");
+    Objects.requireNonNull(publisher, "publisher");
+    Objects.requireNonNull(notifier, "notifier");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executionIds, "executionIds");
   }

@@ -33,6 +33,9 @@ import java.util.Map;
  *     {@code inspect}
  * @param vacuum what vacuum found and deleted (unwrapped to the top level); null when it did not
  *     run
+ * @param fileSizeHistogram file sizes per partition before and after; null for {@code plan}
+ * @param delivery the HTML page and Slack notification (unwrapped to the top level); null for
+ *     {@code plan} and {@code inspect}
  * @param steps what each step of the run did
  * @param summary a short human summary
  */
@@ -58,6 +61,8 @@ public record MaintenanceReport(
     @JsonUnwrapped LatencyReport latency,
     @JsonUnwrapped CompactionReport compaction,
     @JsonUnwrapped VacuumReport vacuum,
+    FileSizeHistogram fileSizeHistogram,
+    @JsonUnwrapped DeliveryReport delivery,
     List<StepOutcome> steps,
     String summary) {
 
@@ -68,5 +73,13 @@ public record MaintenanceReport(
     java.util.Objects.requireNonNull(partitions, "partitions");
     partitions = List.copyOf(partitions);
     steps = List.copyOf(steps);
+  }
+
+  /** This report with {@code delivery} in place of its own. */
+  public MaintenanceReport withDelivery(DeliveryReport delivery) {
+    return new MaintenanceReport(schemaVersion, executionId, command, evaluatedAt, durationMs, tableUri, tableVersion,
+        demoMode, inputs, totalFiles, totalSmallFiles, smallFileRatioPct, avgFileSizeMb, totalSizeMb, totalRows,
+        filesWithoutStats, compactionRequired, partitions, latency, compaction, vacuum, fileSizeHistogram, delivery,
+        steps, summary);
   }
 }

@@ -29,6 +29,15 @@ import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.LeaseStore;
 import company.data.compactor.lease.Leases;
 import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
+import company.data.compactor.notify.FailureAlert;
+import company.data.compactor.notify.NoNotifier;
+import company.data.compactor.notify.NotificationResult;
+import company.data.compactor.notify.Notifier;
+import company.data.compactor.notify.SlackNotifier;
+import company.data.compactor.publish.HtmlReportPublisher;
+import company.data.compactor.publish.ReportPublisher;
+import company.data.compactor.report.MaintenanceReport;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -149,8 +158,73 @@ public final class Wiring {
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new VacuumExecutor(storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
             telemetry(workDir, environment),
+            publisher(workDir, environment),
+            notifier(environment),
             clock,
             () -> executionId));
+  }
+
+  /** The variable naming where HTML reports go (a path or an s3:// prefix). */
+  public static final String REPORT_PREFIX_VARIABLE = "COMPACTOR_REPORT_PREFIX";
+
+  /** HTML reports go here, relative to the work directory, unless {@code COMPACTOR_REPORT_PREFIX} says otherwise. */
+  public static final String REPORTS_RELATIVE_PATH = ".delta-compactor/reports";
+
+  /**
+   * Where each run's HTML page goes: below {@code COMPACTOR_REPORT_PREFIX} (a local path or an
+   * {@code s3://} prefix) when set, else {@code <work-dir>/.delta-compactor/reports}.
+   */
+  public static ReportPublisher publisher(Path workDir, Map<String, String> environment) {
+    String prefix = environment.get(REPORT_PREFIX_VARIABLE);
+    TableLocation base;
+    try {
+      base = TableLocation.parse(prefix == null || prefix.isBlank() ? REPORTS_RELATIVE_PATH : prefix, workDir);
+    } catch (IllegalArgumentException e) {
+      throw Errors.invalidRequest(List.of(new Violation(REPORT_PREFIX_VARIABLE, prefix, e.getMessage())));
+    }
+    return new HtmlReportPublisher(storageFor(base, workDir, environment), base);
+  }
+
+  /** The variable holding the Slack incoming-webhook URL (a secret). */
+  public static final String SLACK_URL_VARIABLE = "SLACK_WEBHOOK_URL";
+
+  /**
+   * The Slack notifier for {@code SLACK_WEBHOOK_URL} ({@code COMPACTOR_SLACK_MAX_ATTEMPTS}, default
+   * 3), looked up only when a run first notifies, so runs without {@code notify_slack} never read
+   * the secret. Without a URL, notifications are recorded as not configured.
+   */
+  public static Notifier notifier(Map<String, String> environment) {
+    return new Notifier() {
+      private Notifier resolved;
+
+      private synchronized Notifier resolved() {
+        if (resolved == null) {
+          String url = environment.get(SLACK_URL_VARIABLE);
+          if (url == null || url.isBlank()) {
+            resolved = new NoNotifier();
+          } else {
+            int attempts;
+            try {
+              attempts = Integer.parseInt(environment.getOrDefault("COMPACTOR_SLACK_MAX_ATTEMPTS", "3").strip());
+            } catch (NumberFormatException e) {
+              attempts = 3;
+            }
+            resolved = new SlackNotifier(URI.create(url.strip()), Math.max(1, attempts), Duration.ofMillis(500));
+          }
+        }
+        return resolved;
+      }
+
+      @Override
+      public NotificationResult success(MaintenanceReport report) {
+        return resolved().success(report);
+      }
+
+      @Override
+      public NotificationResult failure(FailureAlert alert) {
+        return resolved().failure(alert);
+      }
+    };
   }
 
   /** The variable naming the DynamoDB telemetry table; unset means JSON lines under the work dir. */

@@ -97,8 +97,9 @@ class S3PipelineIT {
     }
     try (Stream<Path> leftovers = Files.walk(work.resolve(".delta-compactor"))) {
       assertThat(leftovers.filter(Files::isRegularFile).map(Path::toString))
-          .as("scratch and upload buffers are empty; only telemetry and the released lease's lock file remain")
-          .allMatch(p -> p.endsWith("telemetry.jsonl") || (p.contains("/leases/") && p.endsWith(".lock")));
+          .as("scratch and upload buffers are empty; only telemetry, the HTML report and the released lease's lock file remain")
+          .allMatch(p -> p.endsWith("telemetry.jsonl") || (p.contains("/leases/") && p.endsWith(".lock"))
+              || (p.contains("/reports/") && p.endsWith(".html")));
     }
   }
 
