@@ -42,6 +42,27 @@ class S3PipelineIT {
   }
 
   @Test
+  void htmlReport_goesBelowTheConfiguredS3Prefix() throws Exception {
+    S3ProxyServer server = S3ProxyServer.shared();
+    String bucket = server.newBucket();
+    Map<String, String> env = new java.util.HashMap<>(server.environment());
+    env.put("COMPACTOR_REPORT_PREFIX", "s3://" + bucket + "/reports");
+
+    Result run = cli(env, "run", "--work-dir", work.toString(), "--json");
+
+    assertThat(run.code()).as(run.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(run.out());
+    String uri = report.get("html_report_uri").asText();
+    assertThat(uri).startsWith("s3://" + bucket + "/reports/file_").endsWith(report.get("execution_id").asText() + ".html");
+    try (S3Client client = server.client()) {
+      String page = client.getObjectAsBytes(b -> b.bucket(bucket).key(uri.substring(("s3://" + bucket + "/").length())))
+          .asUtf8String();
+      assertThat(page).startsWith("<!DOCTYPE html>").contains("data-field=\"files\">30 → 3</p>");
+    }
+    assertThat(work.resolve(".delta-compactor/reports")).doesNotExist();
+  }
+
+  @Test
   void demoOnS3_seedsInspectsAndCompacts_likeOnLocalDisk() throws Exception {
     S3ProxyServer server = S3ProxyServer.shared();
     String uri = "s3://" + server.newBucket() + "/tables/demo";
