@@ -27,10 +27,16 @@ final class CompactionFlags {
           + " (reported as bytes_deferred). Default: no limit")
   String maxBytesPerRun;
 
+  @Option(names = "--max-zorder-group-bytes", paramLabel = "BYTES",
+      description = "Z-order at most this many input bytes as one globally ordered group (inputs, outputs"
+          + " and sort spill must fit the scratch disk). Default: 2147483648 (2 GiB)")
+  String maxZOrderGroupBytes;
+
   void putInto(Map<String, Object> inputs) {
     CliInputs.put(inputs, InputKey.TARGET_FILE_SIZE_MB, targetFileSizeMb);
     CliInputs.put(inputs, InputKey.Z_ORDER_COLUMNS, zOrderColumns);
     CliInputs.put(inputs, InputKey.PARTITION_FILTER, partitionFilter);
     CliInputs.put(inputs, InputKey.MAX_BYTES_PER_RUN, maxBytesPerRun);
+    CliInputs.put(inputs, InputKey.MAX_ZORDER_GROUP_BYTES, maxZOrderGroupBytes);
   }
 }

@@ -17,6 +17,9 @@ import java.util.OptionalLong;
  * @param maxBytesPerRun input bytes one run may rewrite; the rest waits (empty = no limit)
  * @param layout bin-packing or Z-order
  * @param zOrderColumns the clustering columns when {@code layout} is Z_ORDER
+ * @param maxZOrderGroupBytes input bytes one Z-order group may read at most: rows are globally
+ *     ordered within a group, and a group's inputs, outputs and sort spill must fit the scratch
+ *     disk (Lambda: 10 GB)
  */
 public record CompactionOptions(
     long smallFileThresholdBytes,
@@ -26,7 +29,19 @@ public record CompactionOptions(
     PartitionFilter partitionFilter,
     OptionalLong maxBytesPerRun,
     Layout layout,
-    List<String> zOrderColumns) {
+    List<String> zOrderColumns,
+    long maxZOrderGroupBytes) {
+
+  /** Default {@code max_zorder_group_bytes}: 2 GiB, so inputs, outputs and spill fit Lambda's 10 GB. */
+  public static final long DEFAULT_MAX_ZORDER_GROUP_BYTES = 2L << 30;
+
+  /** Options with the default Z-order group bound. */
+  public CompactionOptions(long smallFileThresholdBytes, double ratioThresholdPct, long targetFileSizeBytes,
+      long maxBinBytes, PartitionFilter partitionFilter, OptionalLong maxBytesPerRun, Layout layout,
+      List<String> zOrderColumns) {
+    this(smallFileThresholdBytes, ratioThresholdPct, targetFileSizeBytes, maxBinBytes, partitionFilter, maxBytesPerRun,
+        layout, zOrderColumns, DEFAULT_MAX_ZORDER_GROUP_BYTES);
+  }
 
   /** The default bin bound: eight target-size outputs, at least 1 GiB. */
   public static long defaultMaxBinBytes(long targetFileSizeBytes) {
@@ -38,7 +53,10 @@ public record CompactionOptions(
     Objects.requireNonNull(maxBytesPerRun, "maxBytesPerRun");
     Objects.requireNonNull(layout, "layout");
     zOrderColumns = List.copyOf(zOrderColumns);
-    if (smallFileThresholdBytes <= 0 || targetFileSizeBytes <= 0 || maxBinBytes <= 0) {
+    if (layout == Layout.Z_ORDER && (zOrderColumns.isEmpty() || zOrderColumns.size() > ZOrderKey.MAX_COLUMNS)) {
+      throw new IllegalArgumentException("Z-order needs 1 to " + ZOrderKey.MAX_COLUMNS + " columns");
+    }
+    if (smallFileThresholdBytes <= 0 || targetFileSizeBytes <= 0 || maxBinBytes <= 0 || maxZOrderGroupBytes <= 0) {
       throw new IllegalArgumentException("sizes must be positive");
     }
   }

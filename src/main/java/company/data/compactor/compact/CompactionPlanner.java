@@ -24,6 +24,10 @@ import java.util.TreeMap;
  *       target size, so outputs land at the target whatever the compression achieves (filling
  *       bins by an estimated output size lands them far under it and rewrites them again:
  *       delta-rs #2576). Single-file bins are dropped.
+ *   <li>Z-order ({@code layout} Z_ORDER): instead of bins of small files, every file of the
+ *       partition in groups of at most {@code max_zorder_group_bytes}, rows globally ordered by
+ *       the Z-order key within a group; a partition whose files were all written Z-ordered by the
+ *       same columns (their tag) and has no file since is left alone, so a rerun converges.
  *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes;
  *       the rest is deferred.
  * </ol>
@@ -73,7 +77,13 @@ public final class CompactionPlanner {
         decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
         continue;
       }
-      List<Bin> bins = binsOf(partitionOf.get(label), files, gate);
+      if (options.layout() == Layout.Z_ORDER && isClustered(files, options.zOrderColumns())) {
+        decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
+        continue;
+      }
+      List<Bin> bins = options.layout() == Layout.Z_ORDER
+          ? zOrderGroups(partitionOf.get(label), files, options.maxZOrderGroupBytes())
+          : binsOf(partitionOf.get(label), files, gate);
       decisions.add(
           new PartitionDecision(
               label,
@@ -97,6 +107,37 @@ public final class CompactionPlanner {
       }
     }
     return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions);
+  }
+
+  /** Whether every file of a partition was written Z-ordered by {@code columns}. */
+  static boolean isClustered(List<DataFile> files, List<String> columns) {
+    return files.stream().allMatch(f -> f.zOrderedBy().equals(columns));
+  }
+
+  /**
+   * Z-order rewrites every file of a partition that passed the gates, so the whole partition is
+   * clustered: files in commit order, cut into groups of at most {@code maxGroupBytes} input
+   * (a single file larger than that is a group of its own).
+   */
+  private static List<Bin> zOrderGroups(PartitionValues partition, List<DataFile> files, long maxGroupBytes) {
+    List<DataFile> ordered = new ArrayList<>(files);
+    ordered.sort(COMMIT_ORDER);
+    List<Bin> groups = new ArrayList<>();
+    List<DataFile> current = new ArrayList<>();
+    long bytes = 0;
+    for (DataFile file : ordered) {
+      if (!current.isEmpty() && bytes + file.sizeBytes() > maxGroupBytes) {
+        groups.add(new Bin(partition, current, bytes));
+        current = new ArrayList<>();
+        bytes = 0;
+      }
+      current.add(file);
+      bytes += file.sizeBytes();
+    }
+    if (!current.isEmpty()) {
+      groups.add(new Bin(partition, current, bytes));
+    }
+    return groups;
   }
 
   private static List<Bin> binsOf(PartitionValues partition, List<DataFile> files, CompactionGate gate) {

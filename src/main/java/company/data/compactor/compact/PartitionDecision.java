@@ -20,6 +20,8 @@ public record PartitionDecision(String partition, int files, int smallFiles, Out
     /** Its small-file ratio is below the gate (healthy partitions are not churned). */
     BELOW_GATE,
     /** Small files exist but no two adjacent ones fit one target-size output. */
-    NOTHING_TO_MERGE
+    NOTHING_TO_MERGE,
+    /** Every file was Z-ordered by these columns already and none has arrived since. */
+    ALREADY_CLUSTERED
   }
 }

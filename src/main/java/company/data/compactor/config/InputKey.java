@@ -20,7 +20,8 @@ public enum InputKey {
   NOTIFY_SLACK,
   PARTITION_FILTER,
   MAX_BYTES_PER_RUN,
-  VACUUM_MODE;
+  VACUUM_MODE,
+  MAX_ZORDER_GROUP_BYTES;
 
   /** The snake-case name, e.g. {@code small_file_threshold_mb}. */
   public String key() {

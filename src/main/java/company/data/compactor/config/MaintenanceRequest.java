@@ -31,6 +31,9 @@ import java.util.Objects;
  *     may rewrite; the rest waits for the next run
  * @param vacuumMode {@code vacuum_mode}, default {@code lite}: {@code lite} deletes files whose
  *     tombstones expired, {@code full} also untracked files older than the retention
+ * @param maxZOrderGroupBytes {@code max_zorder_group_bytes}, default 2 GiB: input bytes one Z-order
+ *     group may read; rows are globally ordered within a group, and its inputs, outputs and sort
+ *     spill must fit the scratch disk
  */
 public record MaintenanceRequest(
     boolean demoMode,
@@ -45,8 +48,10 @@ public record MaintenanceRequest(
     boolean notifySlack,
     String partitionFilter,
     java.util.OptionalLong maxBytesPerRun,
-    String vacuumMode) {
+    String vacuumMode,
+    long maxZOrderGroupBytes) {
 
+  public static final long DEFAULT_MAX_ZORDER_GROUP_BYTES = 2L << 30;
   public static final boolean DEFAULT_DEMO_MODE = true;
   public static final String DEFAULT_TABLE_URI = "demo_delta_table";
   public static final double DEFAULT_SMALL_FILE_THRESHOLD_MB = 128;
@@ -83,7 +88,8 @@ public record MaintenanceRequest(
         DEFAULT_NOTIFY_SLACK,
         "",
         java.util.OptionalLong.empty(),
-        DEFAULT_VACUUM_MODE);
+        DEFAULT_VACUUM_MODE,
+        DEFAULT_MAX_ZORDER_GROUP_BYTES);
   }
 
   /** This request with {@code demo_mode} off (for read-only commands). */
@@ -91,7 +97,7 @@ public record MaintenanceRequest(
     return new MaintenanceRequest(
         false, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
         zOrderColumns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
-        partitionFilter, maxBytesPerRun, vacuumMode);
+        partitionFilter, maxBytesPerRun, vacuumMode, maxZOrderGroupBytes);
   }
 
   /** This request with other Z-order columns. */
@@ -99,6 +105,6 @@ public record MaintenanceRequest(
     return new MaintenanceRequest(
         demoMode, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
         columns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
-        partitionFilter, maxBytesPerRun, vacuumMode);
+        partitionFilter, maxBytesPerRun, vacuumMode, maxZOrderGroupBytes);
   }
 }

@@ -53,6 +53,13 @@ public final class RequestRules {
     if (!(request.latencySlaMs() > 0) || Double.isInfinite(request.latencySlaMs())) {
       found.add(violation(InputKey.LATENCY_SLA_MS, request.latencySlaMs(), "must be > 0"));
     }
+    if (request.maxZOrderGroupBytes() <= 0) {
+      found.add(violation(InputKey.MAX_ZORDER_GROUP_BYTES, request.maxZOrderGroupBytes(), "must be > 0"));
+    }
+    if (request.zOrderColumns().size() > MAX_Z_ORDER_COLUMNS) {
+      found.add(violation(InputKey.Z_ORDER_COLUMNS, request.zOrderColumns(),
+          "at most " + MAX_Z_ORDER_COLUMNS + " columns: each more column halves how well the others cluster"));
+    }
     if (request.maxBytesPerRun().isPresent() && request.maxBytesPerRun().getAsLong() <= 0) {
       found.add(violation(InputKey.MAX_BYTES_PER_RUN, request.maxBytesPerRun().getAsLong(), "must be > 0"));
     }
@@ -91,6 +98,15 @@ public final class RequestRules {
                     + " is not a column of the table (columns: "
                     + known
                     + "); name existing columns, or pass an empty list for bin-packing only"));
+      } else if (!isOrderable(schema.column(column).get().type())) {
+        found.add(
+            violation(
+                InputKey.Z_ORDER_COLUMNS,
+                request.zOrderColumns(),
+                column
+                    + " has type " + schema.column(column).get().type()
+                    + ", which has no order Delta keeps min/max statistics for, so clustering on it"
+                    + " cannot skip files; use a number, decimal, string, date, timestamp or boolean column"));
       } else if (schema.isPartitionColumn(column)) {
         found.add(
             violation(
@@ -102,6 +118,18 @@ public final class RequestRules {
       }
     }
     return found;
+  }
+
+  /** Z-order takes at most this many columns (see {@code compact.ZOrderKey}). */
+  public static final int MAX_Z_ORDER_COLUMNS = 4;
+
+  /** Delta types with an order and min/max statistics: what a Z-order key can be built from. */
+  static boolean isOrderable(String deltaType) {
+    return switch (deltaType) {
+      case "byte", "short", "integer", "long", "float", "double", "string", "date", "timestamp", "timestamp_ntz",
+          "boolean" -> true;
+      default -> deltaType.startsWith("decimal(");
+    };
   }
 
   static Violation violation(InputKey key, Object value, String rule) {

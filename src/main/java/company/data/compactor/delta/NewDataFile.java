@@ -12,6 +12,8 @@ import company.data.compactor.model.PartitionValues;
  * @param statsJson Delta stats ({@code numRecords}, {@code minValues}, {@code maxValues}, {@code
  *     nullCount}) as a JSON string
  * @param modificationTimeMillis its modification time
+ * @param tags {@code add.tags} to record, e.g. the Z-order columns ({@link
+ *     company.data.compactor.model.DataFile#ZORDER_TAG})
  */
 public record NewDataFile(
     String path,
@@ -19,4 +21,10 @@ public record NewDataFile(
     long sizeBytes,
     PartitionValues partition,
     String statsJson,
-    long modificationTimeMillis) {}
+    long modificationTimeMillis,
+    java.util.Map<String, String> tags) {
+
+  public NewDataFile {
+    tags = java.util.Map.copyOf(tags);
+  }
+}

@@ -1,5 +1,6 @@
 package company.data.compactor.model;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -14,6 +15,9 @@ import java.util.OptionalLong;
  * @param numRecords row count from the file's stats, when the writer recorded them
  * @param modificationTimeMillis the logged modification time, epoch milliseconds
  * @param hasDeletionVector whether rows of the file are deleted by a deletion vector
+ * @param statsJson the file's Delta stats as logged (a JSON string), null when there are none
+ * @param zOrderedBy the columns the compactor Z-ordered this file by (its {@value #ZORDER_TAG}
+ *     tag), empty when it did not write it clustered
  */
 public record DataFile(
     String path,
@@ -22,9 +26,21 @@ public record DataFile(
     PartitionValues partition,
     OptionalLong numRecords,
     long modificationTimeMillis,
-    boolean hasDeletionVector) {
+    boolean hasDeletionVector,
+    String statsJson,
+    List<String> zOrderedBy) {
+
+  /** The {@code add.tags} key recording the Z-order columns of a file the compactor wrote. */
+  public static final String ZORDER_TAG = "delta-compactor.zOrderBy";
+
+  /** A file without stats text and not Z-ordered by the compactor. */
+  public DataFile(String path, String logPath, long sizeBytes, PartitionValues partition,
+      OptionalLong numRecords, long modificationTimeMillis, boolean hasDeletionVector) {
+    this(path, logPath, sizeBytes, partition, numRecords, modificationTimeMillis, hasDeletionVector, null, List.of());
+  }
 
   public DataFile {
+    zOrderedBy = List.copyOf(zOrderedBy);
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(logPath, "logPath");
     Objects.requireNonNull(partition, "partition");

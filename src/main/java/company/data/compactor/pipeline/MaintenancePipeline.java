@@ -5,6 +5,7 @@ import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionPlanner;
 import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.Layout;
+import company.data.compactor.compact.PartitionDecision;
 import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.RewriteSupport;
 import company.data.compactor.config.InputKey;
@@ -279,8 +280,7 @@ public final class MaintenancePipeline {
       detail += "; " + notCommitted + " partition(s) not committed (see compaction_partitions)";
     }
     if (!request.zOrderColumns().isEmpty()) {
-      detail += "; Z-order by " + request.zOrderColumns()
-          + " is not part of this build yet, so files were bin-packed (rows in input order)";
+      detail += "; Z-ordered by " + String.join(", ", request.zOrderColumns());
     }
     return StepOutcome.done("compact", detail);
   }
@@ -289,6 +289,11 @@ public final class MaintenancePipeline {
     if (!plan.tableGatePassed()) {
       return String.format(Locale.ROOT, "small-file ratio %.2f%% is below the %.2f%% gate",
           health.smallFileRatioPct(), request.compactionRatioThresholdPct());
+    }
+    boolean clustered = plan.partitions().stream().anyMatch(p -> p.outcome() == PartitionDecision.Outcome.ALREADY_CLUSTERED);
+    if (clustered && plan.partitions().stream().noneMatch(p -> p.outcome() == PartitionDecision.Outcome.COMPACT)) {
+      return "every partition over the gate is already Z-ordered by " + String.join(", ", request.zOrderColumns())
+          + " and has no new files";
     }
     return "no partition has two adjacent small files that fit one target-size output";
   }
@@ -301,9 +306,9 @@ public final class MaintenancePipeline {
         CompactionOptions.defaultMaxBinBytes(ByteSizes.mbToBytes(request.targetFileSizeMb())),
         PartitionFilter.parse(request.partitionFilter(), schema),
         request.maxBytesPerRun(),
-        // Z-order keys are not part of this build: every plan bin-packs.
-        Layout.BIN_PACK,
-        List.of());
+        request.zOrderColumns().isEmpty() ? Layout.BIN_PACK : Layout.Z_ORDER,
+        request.zOrderColumns(),
+        request.maxZOrderGroupBytes());
   }
 
   /** Rules that need the table's schema: z-order columns and the partition filter. */
@@ -411,6 +416,7 @@ public final class MaintenancePipeline {
     inputs.put(InputKey.MAX_BYTES_PER_RUN.key(),
         request.maxBytesPerRun().isPresent() ? request.maxBytesPerRun().getAsLong() : null);
     inputs.put(InputKey.VACUUM_MODE.key(), request.vacuumMode());
+    inputs.put(InputKey.MAX_ZORDER_GROUP_BYTES.key(), request.maxZOrderGroupBytes());
     return inputs;
   }
 }

@@ -24,7 +24,8 @@ interface BinRewriter extends AutoCloseable {
   /**
    * Writes the rows of {@code inputs} into {@code outDir}, split at {@code targetFileSizeBytes}.
    *
-   * @param orderBy SQL expressions to order rows by; empty keeps input order
+   * @param zOrderColumns columns to cluster rows by ({@link company.data.compactor.compact.ZOrderKey});
+   *     empty keeps input order
    */
   DuckDbRewriter.Result rewrite(
       TableLocation table,
@@ -34,7 +35,7 @@ interface BinRewriter extends AutoCloseable {
       Path outDir,
       long targetFileSizeBytes,
       String compression,
-      List<String> orderBy)
+      List<String> zOrderColumns)
       throws SQLException, IOException;
 
   @Override

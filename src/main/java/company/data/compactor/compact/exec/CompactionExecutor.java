@@ -157,8 +157,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                   binDir.resolve("out"),
                   plan.options().targetFileSizeBytes(),
                   settings.compression(),
-                  // Z-order keys arrive with the clustering work; until then rows keep input order.
-                  List.of());
+                  plan.options().layout() == Layout.Z_ORDER ? plan.options().zOrderColumns() : List.of());
           if (!result.verified()) {
             return PartitionResult.notCommitted(
                 partition,
@@ -168,7 +167,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                     + "); nothing was committed");
           }
           for (DuckDbRewriter.Written written : result.outputs()) {
-            added.add(upload(snapshot, bin, written));
+            added.add(upload(snapshot, bin, written, tags(plan)));
           }
           removed.addAll(bin.files());
           rows += result.input().rows();
@@ -287,7 +286,18 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         "auto", "false");
   }
 
-  private NewDataFile upload(TableSnapshot snapshot, Bin bin, DuckDbRewriter.Written written) throws IOException {
+  /** The {@code add.tags} of outputs: Z-ordered files record their columns, so reruns can skip them. */
+  private static Map<String, String> tags(CompactionPlan plan) {
+    if (plan.options().layout() != Layout.Z_ORDER) {
+      return Map.of();
+    }
+    return Map.of(DataFile.ZORDER_TAG, plan.options().zOrderColumns().stream()
+        .map(c -> "\"" + c.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+        .collect(java.util.stream.Collectors.joining(",", "[", "]")));
+  }
+
+  private NewDataFile upload(TableSnapshot snapshot, Bin bin, DuckDbRewriter.Written written, Map<String, String> tags)
+      throws IOException {
     DataFile sibling = bin.files().get(0);
     String name = written.path().getFileName().toString().replace(".parquet", "." + settings.compression().toLowerCase(Locale.ROOT) + ".parquet");
     boolean relative = !sibling.logPath().startsWith("/") && !sibling.logPath().contains("://") && !sibling.logPath().startsWith("file:");
@@ -305,7 +315,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         OutputStream out = storage.create(path)) {
       in.transferTo(out);
     }
-    return new NewDataFile(path, logPath, written.sizeBytes(), bin.partition(), written.statsJson(), clock.millis());
+    return new NewDataFile(path, logPath, written.sizeBytes(), bin.partition(), written.statsJson(), clock.millis(), tags);
   }
 
   private void deleteUploaded(List<NewDataFile> added) throws IOException {

@@ -26,7 +26,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import io.delta.kernel.internal.util.VectorUtils;
 
 /** {@link DeltaTables} on Delta kernel, reading through the storage port. */
 public final class KernelDeltaTables implements DeltaTables {
@@ -107,6 +109,7 @@ public final class KernelDeltaTables implements DeltaTables {
         PartitionValues.of(partitionColumns, InternalScanFileUtils.getPartitionValues(scanFile));
     Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
     int dvIndex = add.getSchema().indexOf("deletionVector");
+    int statsIndex = add.getSchema().indexOf("stats");
     return new DataFile(
         status.getPath(),
         InternalScanFileUtils.getFilePath(scanFile),
@@ -114,7 +117,29 @@ public final class KernelDeltaTables implements DeltaTables {
         partition,
         numRecords(scanFile),
         status.getModificationTime(),
-        dvIndex >= 0 && !add.isNullAt(dvIndex));
+        dvIndex >= 0 && !add.isNullAt(dvIndex),
+        statsIndex >= 0 && !add.isNullAt(statsIndex) ? add.getString(statsIndex) : null,
+        zOrderedBy(add));
+  }
+
+  /** The columns in the file's {@link DataFile#ZORDER_TAG} tag, empty without one. */
+  private static List<String> zOrderedBy(Row add) {
+    int tagsIndex = add.getSchema().indexOf("tags");
+    if (tagsIndex < 0 || add.isNullAt(tagsIndex)) {
+      return List.of();
+    }
+    Map<String, String> tags = VectorUtils.toJavaMap(add.getMap(tagsIndex));
+    String value = tags.get(DataFile.ZORDER_TAG);
+    if (value == null) {
+      return List.of();
+    }
+    try {
+      List<String> columns = new java.util.ArrayList<>();
+      JSON.readTree(value).forEach(c -> columns.add(c.asText()));
+      return columns;
+    } catch (IOException e) {
+      return List.of();
+    }
   }
 
   private static OptionalLong numRecords(Row scanFile) {

@@ -160,6 +160,9 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     // Stats stay the exact string we computed: kernel's re-serialisation would floor timestamp
     // maxima to milliseconds, below the true maximum.
     fields.put(AddFile.FULL_SCHEMA.indexOf("stats"), file.statsJson());
+    if (!file.tags().isEmpty()) {
+      fields.put(AddFile.FULL_SCHEMA.indexOf("tags"), VectorUtils.stringStringMapValue(file.tags()));
+    }
     return new GenericRow(AddFile.FULL_SCHEMA, fields);
   }
 
