@@ -28,6 +28,7 @@ import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.DeliveryReport;
 import company.data.compactor.report.FileSizeHistogram;
+import company.data.compactor.report.ZOrderSkippingReport;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.notify.FailureAlert;
 import company.data.compactor.notify.NotificationResult;
@@ -123,8 +124,10 @@ public final class MaintenancePipeline {
     steps.add(probeStep(latency));
     VacuumReport vacuum = vacuum(request, latest, steps);
     FileSizeHistogram sizes = FileSizeHistogram.of(snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
+    ZOrderSkippingReport skipping = compaction.compacted() && !request.zOrderColumns().isEmpty()
+        ? ReportSections.zOrderSkipping(request.zOrderColumns(), snapshot, latest, compaction) : null;
     MaintenanceReport report = deliver(request, report("run", executionId, started, request, location, health, latency,
-        compaction, vacuum, sizes, DeliveryReport.none(), steps));
+        compaction, vacuum, sizes, DeliveryReport.none(), steps).withZOrderSkipping(skipping));
     ports.telemetry().record(report);
     return report;
   }
@@ -394,6 +397,7 @@ public final class MaintenancePipeline {
         latency,
         compaction,
         vacuum,
+        null,
         sizes,
         delivery,
         steps,

@@ -1,5 +1,10 @@
 package company.data.compactor.pipeline;
 
+import company.data.compactor.compact.ZOrderSkipping;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.report.CompactionPartitionReport;
+import company.data.compactor.report.ZOrderSkippingReport;
+
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.PartitionResult;
@@ -51,6 +56,30 @@ final class ReportSections {
   }
 
   /** The compaction section when compaction was planned but nothing ran (gate, dry plan). */
+  /** {@code zorder_skipping} over the partitions whose Z-order rewrite was committed. */
+  static ZOrderSkippingReport zOrderSkipping(
+      List<String> columns, TableSnapshot before, TableSnapshot after, CompactionReport compaction) {
+    java.util.Set<String> committed = compaction.compactionPartitions().stream()
+        .filter(p -> p.status().equals("committed"))
+        .map(CompactionPartitionReport::partition)
+        .collect(java.util.stream.Collectors.toSet());
+    List<ZOrderSkipping.ColumnSkipping> measured =
+        ZOrderSkipping.measure(before.activeFiles(), after.activeFiles(), columns, committed);
+    if (measured.isEmpty()) {
+      return null;
+    }
+    return new ZOrderSkippingReport(
+        columns,
+        round(measured.stream().mapToDouble(ZOrderSkipping.ColumnSkipping::fileFractionBefore).average().orElse(1.0)),
+        round(measured.stream().mapToDouble(ZOrderSkipping.ColumnSkipping::fileFractionAfter).average().orElse(1.0)),
+        measured.stream().map(m -> new ZOrderSkippingReport.Column(
+            m.column(), m.sampledValues(), round(m.fileFractionBefore()), round(m.fileFractionAfter()))).toList());
+  }
+
+  private static double round(double fraction) {
+    return Math.round(fraction * 10_000) / 10_000.0;
+  }
+
   static CompactionReport notRun(TableHealth health, CompactionPlan plan) {
     return new CompactionReport(
         false, health.tableVersion(), health.tableVersion(), health.totalFiles(), health.totalFiles(),

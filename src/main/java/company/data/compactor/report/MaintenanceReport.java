@@ -33,6 +33,8 @@ import java.util.Map;
  *     {@code inspect}
  * @param vacuum what vacuum found and deleted (unwrapped to the top level); null when it did not
  *     run
+ * @param zorderSkipping how well a point lookup on the Z-order columns skips files before and
+ *     after; null when no Z-order rewrite was committed
  * @param fileSizeHistogram file sizes per partition before and after; null for {@code plan}
  * @param delivery the HTML page and Slack notification (unwrapped to the top level); null for
  *     {@code plan} and {@code inspect}
@@ -61,6 +63,7 @@ public record MaintenanceReport(
     @JsonUnwrapped LatencyReport latency,
     @JsonUnwrapped CompactionReport compaction,
     @JsonUnwrapped VacuumReport vacuum,
+    ZOrderSkippingReport zorderSkipping,
     FileSizeHistogram fileSizeHistogram,
     @JsonUnwrapped DeliveryReport delivery,
     List<StepOutcome> steps,
@@ -75,11 +78,19 @@ public record MaintenanceReport(
     steps = List.copyOf(steps);
   }
 
+  /** This report with {@code skipping} in place of its own. */
+  public MaintenanceReport withZOrderSkipping(ZOrderSkippingReport skipping) {
+    return new MaintenanceReport(schemaVersion, executionId, command, evaluatedAt, durationMs, tableUri, tableVersion,
+        demoMode, inputs, totalFiles, totalSmallFiles, smallFileRatioPct, avgFileSizeMb, totalSizeMb, totalRows,
+        filesWithoutStats, compactionRequired, partitions, latency, compaction, vacuum, skipping, fileSizeHistogram, delivery,
+        steps, summary);
+  }
+
   /** This report with {@code delivery} in place of its own. */
   public MaintenanceReport withDelivery(DeliveryReport delivery) {
     return new MaintenanceReport(schemaVersion, executionId, command, evaluatedAt, durationMs, tableUri, tableVersion,
         demoMode, inputs, totalFiles, totalSmallFiles, smallFileRatioPct, avgFileSizeMb, totalSizeMb, totalRows,
-        filesWithoutStats, compactionRequired, partitions, latency, compaction, vacuum, fileSizeHistogram, delivery,
+        filesWithoutStats, compactionRequired, partitions, latency, compaction, vacuum, zorderSkipping, fileSizeHistogram, delivery,
         steps, summary);
   }
 }

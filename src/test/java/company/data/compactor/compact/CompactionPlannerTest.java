@@ -238,4 +238,54 @@ class CompactionPlannerTest {
       assertThat(bin.inputRows()).isEqualTo(7);
     });
   }
+
+  private static CompactionOptions zOrder(long maxGroupBytes) {
+    return new CompactionOptions(100, 40, 300, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.Z_ORDER,
+        List.of("id"), maxGroupBytes);
+  }
+
+  private static DataFile clustered(String date, long size) {
+    DataFile f = file(date, size, 1);
+    return new DataFile(f.path(), f.logPath(), f.sizeBytes(), f.partition(), f.numRecords(), f.modificationTimeMillis(),
+        false, null, List.of("id"));
+  }
+
+  @Test
+  void zOrder_rewritesEveryFileOfAPartitionOverTheGate_inGroupsBoundedByMaxGroupBytes() {
+    List<DataFile> files = List.of(file("d", 60, 1), file("d", 500, 1), file("d", 60, 1), file("d", 400, 1), file("d", 60, 1));
+
+    CompactionPlan plan = plan(files, zOrder(600));
+
+    // big files are not skipped: clustering needs every row of the partition; 560 + 60 > 600 cuts.
+    assertThat(binFiles(plan)).containsExactly(files.subList(0, 2), files.subList(2, 5));
+    assertThat(plan.partitions().get(0).outcome()).isEqualTo(PartitionDecision.Outcome.COMPACT);
+  }
+
+  @Test
+  void zOrder_leavesAPartitionAlone_whenEveryFileIsClusteredByTheSameColumns() {
+    List<DataFile> files = List.of(clustered("d", 60), clustered("d", 60), clustered("d", 60));
+
+    CompactionPlan plan = plan(files, zOrder(1_000));
+
+    assertThat(plan.bins()).isEmpty();
+    assertThat(plan.partitions().get(0).outcome()).isEqualTo(PartitionDecision.Outcome.ALREADY_CLUSTERED);
+  }
+
+  @Test
+  void zOrder_reclustersThePartition_whenANewFileArrived() {
+    List<DataFile> files = List.of(clustered("d", 60), clustered("d", 60), file("d", 60, 1));
+
+    CompactionPlan plan = plan(files, zOrder(1_000));
+
+    assertThat(binFiles(plan)).containsExactly(files);
+  }
+
+  @Test
+  void zOrder_onOtherColumns_isNotClusteredYet() {
+    DataFile byOther = new DataFile("file:/t/x", "x", 60, file("d", 60, 1).partition(), OptionalLong.of(1), 1, false, null,
+        List.of("other"));
+    List<DataFile> files = List.of(byOther, clustered("d", 60));
+
+    assertThat(plan(files, zOrder(1_000)).bins()).hasSize(1);
+  }
 }

@@ -129,6 +129,57 @@ class TypedCompactionIT {
   }
 
   @Test
+  void zOrder_overEveryOrderableTypeWithNulls_keepsEveryRow() throws Exception {
+    LocalStorage storage = new LocalStorage();
+    KernelDeltaTables tables = new KernelDeltaTables(storage);
+    CompactionExecutor executor = new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()),
+        RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC());
+    List<List<String>> keys = List.of(
+        List.of("b", "s", "i", "l"), List.of("f", "d", "dec", "bool"), List.of("str", "dt", "ts", "ts_ntz"));
+
+    for (List<String> columns : keys) {
+      TableLocation location = TableLocation.parse("typed-" + String.join("-", columns), dir);
+      TypedTables typed = new TypedTables();
+      typed.create(location, SCHEMA, "p");
+      for (int i = 0; i < 4; i++) {
+        typed.append(location, "p", "a", rows(i * 40, 40), "in-" + i);
+      }
+      TableSnapshot before = tables.loadLatest(location);
+      String checksum = DuckDb.checksum(before.activeFiles(), COLUMNS);
+      CompactionOptions options = new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(),
+          OptionalLong.empty(), Layout.Z_ORDER, columns);
+
+      CompactionResult result = executor.execute(CompactionPlanner.plan(before, options), before);
+
+      assertThat(result.compacted()).as("z-order by %s", columns).isTrue();
+      TableSnapshot after = tables.loadLatest(location);
+      assertThat(DuckDb.checksum(after.activeFiles(), COLUMNS)).as("z-order by %s", columns).isEqualTo(checksum).startsWith("160:");
+      assertThat(after.activeFiles()).allSatisfy(f -> assertThat(f.zOrderedBy()).isEqualTo(columns));
+    }
+  }
+
+  @Test
+  void zOrderKeySql_inDuckDb_equalsTheJavaKey() throws Exception {
+    java.util.Random random = new java.util.Random(5);
+    try (java.sql.Connection c = company.data.compactor.duckdb.DuckDbConnections.inMemory();
+        java.sql.Statement s = c.createStatement()) {
+      for (int trial = 0; trial < 200; trial++) {
+        int columns = 1 + random.nextInt(4);
+        int[] buckets = new int[columns];
+        List<String> literals = new java.util.ArrayList<>();
+        for (int j = 0; j < columns; j++) {
+          buckets[j] = random.nextInt(company.data.compactor.compact.ZOrderKey.BUCKETS);
+          literals.add(Integer.toString(buckets[j]));
+        }
+        try (java.sql.ResultSet rs = s.executeQuery("SELECT " + company.data.compactor.compact.ZOrderKey.sql(literals))) {
+          rs.next();
+          assertThat(rs.getLong(1)).isEqualTo(company.data.compactor.compact.ZOrderKey.interleave(buckets));
+        }
+      }
+    }
+  }
+
+  @Test
   void stats_boundEveryValue_withTruncatedStringsAndMillisecondTimestamps() throws Exception {
     LocalStorage storage = new LocalStorage();
     TableLocation location = TableLocation.parse("typed", dir);

@@ -1,0 +1,148 @@
+package company.data.compactor.compact;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.model.DataFile;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * How well file statistics let a point lookup skip files, before and after Z-ordering. For each
+ * Z-order column, point values are sampled evenly from the distinct min/max values the files
+ * before the rewrite recorded for it (real values of the column, the same sample before and
+ * after); for each sampled value and each rewritten partition, the fraction of the partition's
+ * files whose min/max could hold the value (a file without bounds always could) is averaged. Lower
+ * is better: 1.0 means every lookup reads every file. Pure.
+ */
+public final class ZOrderSkipping {
+
+  /** Point values sampled per column. */
+  public static final int SAMPLES = 32;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * The measurement of one column.
+   *
+   * @param column the Z-order column
+   * @param sampledValues point values sampled
+   * @param fileFractionBefore average fraction of a partition's files a lookup reads before
+   * @param fileFractionAfter the same after
+   */
+  public record ColumnSkipping(String column, int sampledValues, double fileFractionBefore, double fileFractionAfter) {}
+
+  private ZOrderSkipping() {}
+
+  /**
+   * Measures every column over the partitions in {@code partitions} (labels).
+   *
+   * @param before the active files before the rewrite
+   * @param after the active files after it
+   */
+  public static List<ColumnSkipping> measure(
+      List<DataFile> before, List<DataFile> after, List<String> columns, Set<String> partitions) {
+    List<ColumnSkipping> result = new ArrayList<>();
+    Map<String, List<Bounds>> beforeBounds = new TreeMap<>();
+    Map<String, List<Bounds>> afterBounds = new TreeMap<>();
+    for (String column : columns) {
+      beforeBounds.clear();
+      afterBounds.clear();
+      collect(before, column, partitions, beforeBounds);
+      collect(after, column, partitions, afterBounds);
+      List<JsonNode> values = sample(beforeBounds);
+      if (values.isEmpty()) {
+        continue;
+      }
+      result.add(new ColumnSkipping(column, values.size(), fraction(beforeBounds, values), fraction(afterBounds, values)));
+    }
+    return result;
+  }
+
+  /** A file's bounds for one column; null bounds mean "could hold anything". */
+  record Bounds(JsonNode min, JsonNode max) {
+    boolean couldHold(JsonNode value) {
+      return min == null || max == null || (compare(min, value) <= 0 && compare(value, max) <= 0);
+    }
+  }
+
+  private static void collect(List<DataFile> files, String column, Set<String> partitions, Map<String, List<Bounds>> out) {
+    for (DataFile file : files) {
+      String partition = file.partition().label();
+      if (!partitions.contains(partition)) {
+        continue;
+      }
+      JsonNode min = null;
+      JsonNode max = null;
+      if (file.statsJson() != null) {
+        try {
+          JsonNode stats = JSON.readTree(file.statsJson());
+          min = scalar(stats.path("minValues").get(column));
+          max = scalar(stats.path("maxValues").get(column));
+        } catch (IOException e) {
+          // unreadable stats: the file could hold any value
+        }
+      }
+      out.computeIfAbsent(partition, k -> new ArrayList<>()).add(new Bounds(min, max));
+    }
+  }
+
+  private static JsonNode scalar(JsonNode node) {
+    return node == null || node.isNull() || node.isContainerNode() ? null : node;
+  }
+
+  /** Up to {@link #SAMPLES} values evenly spaced over the distinct recorded bounds. */
+  private static List<JsonNode> sample(Map<String, List<Bounds>> bounds) {
+    List<JsonNode> all = new ArrayList<>();
+    for (List<Bounds> files : bounds.values()) {
+      for (Bounds b : files) {
+        if (b.min() != null) {
+          all.add(b.min());
+        }
+        if (b.max() != null) {
+          all.add(b.max());
+        }
+      }
+    }
+    all.sort(ZOrderSkipping::compare);
+    List<JsonNode> distinct = new ArrayList<>();
+    for (JsonNode v : all) {
+      if (distinct.isEmpty() || compare(distinct.get(distinct.size() - 1), v) != 0) {
+        distinct.add(v);
+      }
+    }
+    if (distinct.size() <= SAMPLES) {
+      return distinct;
+    }
+    List<JsonNode> sampled = new ArrayList<>();
+    for (int i = 0; i < SAMPLES; i++) {
+      sampled.add(distinct.get((int) ((long) i * (distinct.size() - 1) / (SAMPLES - 1))));
+    }
+    return sampled;
+  }
+
+  private static double fraction(Map<String, List<Bounds>> bounds, List<JsonNode> values) {
+    double sum = 0;
+    int lookups = 0;
+    for (List<Bounds> files : bounds.values()) {
+      for (JsonNode value : values) {
+        sum += (double) files.stream().filter(b -> b.couldHold(value)).count() / files.size();
+        lookups++;
+      }
+    }
+    return lookups == 0 ? 1.0 : sum / lookups;
+  }
+
+  /** Numbers by value, everything else (strings, ISO dates and timestamps) as text. */
+  static int compare(JsonNode a, JsonNode b) {
+    if (a.isNumber() && b.isNumber()) {
+      return new BigDecimal(a.asText()).compareTo(new BigDecimal(b.asText()));
+    }
+    return Comparator.<String>naturalOrder().compare(a.asText(), b.asText());
+  }
+}
