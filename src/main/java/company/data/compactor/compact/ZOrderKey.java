@@ -23,15 +23,6 @@ public final class ZOrderKey {
 
   private ZOrderKey() {}
 
-  /** The quantile fractions whose values bound the buckets: {@code i / BUCKETS} for i in 1..BUCKETS-1. */
-  public static List<Double> boundaryFractions() {
-    List<Double> fractions = new ArrayList<>(BUCKETS - 1);
-    for (int i = 1; i < BUCKETS; i++) {
-      fractions.add((double) i / BUCKETS);
-    }
-    return fractions;
-  }
-
   /**
    * The bucket of a value among sorted, distinct {@code boundaries}: how many are at or below it.
    *

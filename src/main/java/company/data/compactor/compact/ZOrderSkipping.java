@@ -15,8 +15,9 @@ import java.util.TreeMap;
 /**
  * How well file statistics let a point lookup skip files, before and after Z-ordering. For each
  * Z-order column, point values are sampled evenly from the distinct min/max values the files
- * before the rewrite recorded for it (real values of the column, the same sample before and
- * after); for each sampled value and each rewritten partition, the fraction of the partition's
+ * before and after the rewrite recorded for it (real values of the column; clustered files'
+ * bounds spread over the column's range, where fragmented files' bounds crowd its extremes; the
+ * same sample before and after); for each sampled value and each rewritten partition, the fraction of the partition's
  * files whose min/max could hold the value (a file without bounds always could) is averaged. Lower
  * is better: 1.0 means every lookup reads every file. Pure.
  */
@@ -55,7 +56,10 @@ public final class ZOrderSkipping {
       afterBounds.clear();
       collect(before, column, partitions, beforeBounds);
       collect(after, column, partitions, afterBounds);
-      List<JsonNode> values = sample(beforeBounds);
+      Map<String, List<Bounds>> both = new TreeMap<>();
+      beforeBounds.forEach((k, v) -> both.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+      afterBounds.forEach((k, v) -> both.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+      List<JsonNode> values = sample(both);
       if (values.isEmpty()) {
         continue;
       }
