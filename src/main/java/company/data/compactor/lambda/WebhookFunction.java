@@ -12,8 +12,8 @@ import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import software.amazon.awssdk.services.lambda.LambdaClient;
 import company.data.compactor.aws.AwsClients;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 
 /**
  * The webhook function (Funqy {@code webhook}), behind an API Gateway route (HTTP API or REST API
@@ -30,7 +30,9 @@ public class WebhookFunction {
 
   @Inject Config config;
 
+  /** Kept for the container's life (SnapStart restores them too): Secrets caches, the client pools. */
   private Secrets secrets;
+  private LambdaClient lambdaClient;
 
   /** Answers one API Gateway proxy event. */
   @Funq("webhook")
@@ -71,8 +73,6 @@ public class WebhookFunction {
     }
     return secrets;
   }
-
-  private LambdaClient lambdaClient;
 
   private synchronized LambdaClient launcherClient(Map<String, String> environment) {
     if (lambdaClient == null) {

@@ -65,7 +65,7 @@ public final class Wiring {
   private Wiring() {}
 
   /**
-   * DuckDB bounds from the environment: {@code COMPACTOR_DUCKDB_MEMORY_LIMIT} (default 2GB),
+   * DuckDB bounds from the environment: {@code COMPACTOR_DUCKDB_MEMORY_LIMIT} (default 1GB),
    * {@code COMPACTOR_DUCKDB_THREADS} (default: every core), {@code COMPACTOR_PARQUET_COMPRESSION}
    * ({@code zstd} default, or {@code snappy}).
    *
@@ -246,22 +246,32 @@ public final class Wiring {
     if (table == null || table.isBlank()) {
       return new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH));
     }
-    Optional<Duration> retention = Optional.empty();
-    String days = environment.get(TELEMETRY_TTL_VARIABLE);
-    if (days != null && !days.isBlank()) {
-      long parsed;
-      try {
-        parsed = Long.parseLong(days.strip());
-      } catch (NumberFormatException e) {
-        parsed = -1;
-      }
-      if (parsed <= 0) {
-        throw Errors.invalidRequest(List.of(new Violation(TELEMETRY_TTL_VARIABLE, days, "must be a whole number of days > 0")));
-      }
-      retention = Optional.of(Duration.ofDays(parsed));
-    }
+    Optional<Duration> retention =
+        wholeNumber(environment, TELEMETRY_TTL_VARIABLE, 1, "days").stream().mapToObj(Duration::ofDays).findFirst();
     return new DynamoDbTelemetrySink(
         AwsClients.configure(DynamoDbClient.builder(), environment, "DYNAMODB").build(), table.strip(), retention);
+  }
+
+  /**
+   * The whole number in {@code variable}, empty when it is unset.
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST when it is not a whole
+   *     number of {@code unit} of at least {@code min}
+   */
+  private static java.util.OptionalLong wholeNumber(Map<String, String> environment, String variable, long min, String unit) {
+    String raw = environment.get(variable);
+    if (raw == null || raw.isBlank()) {
+      return java.util.OptionalLong.empty();
+    }
+    try {
+      long value = Long.parseLong(raw.strip());
+      if (value >= min) {
+        return java.util.OptionalLong.of(value);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw Errors.invalidRequest(List.of(new Violation(variable, raw, "must be a whole number of " + unit + " >= " + min)));
   }
 
   /** The variable naming the DynamoDB lease table; unset means file leases under the work dir. */
@@ -279,20 +289,8 @@ public final class Wiring {
    *     too short TTL
    */
   public static Leases leases(Path workDir, Map<String, String> environment, Clock clock) {
-    Duration ttl = Leases.DEFAULT_TTL;
-    String raw = environment.get(LEASE_TTL_VARIABLE);
-    if (raw != null && !raw.isBlank()) {
-      long seconds;
-      try {
-        seconds = Long.parseLong(raw.strip());
-      } catch (NumberFormatException e) {
-        seconds = -1;
-      }
-      if (seconds < 60) {
-        throw Errors.invalidRequest(List.of(new Violation(LEASE_TTL_VARIABLE, raw, "must be a whole number of seconds >= 60")));
-      }
-      ttl = Duration.ofSeconds(seconds);
-    }
+    Duration ttl = wholeNumber(environment, LEASE_TTL_VARIABLE, 60, "seconds").stream()
+        .mapToObj(Duration::ofSeconds).findFirst().orElse(Leases.DEFAULT_TTL);
     String table = environment.get(LEASE_TABLE_VARIABLE);
     LeaseStore store =
         table == null || table.isBlank()

@@ -11,10 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
-import company.data.compactor.cli.Main;
 import company.data.compactor.testing.AwsStandIns;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import company.data.compactor.testing.CliRunner;
+import company.data.compactor.testing.CliRunner.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,16 +41,11 @@ class SlackNotifyIT {
     slack.resetRequests();
   }
 
-  private record Result(int code, String out, String err) {}
-
   private Result run(String... args) {
     Map<String, String> env = Map.of(
         "SLACK_WEBHOOK_URL", AwsStandIns.endpoint() + HOOK,
         "COMPACTOR_SLACK_MAX_ATTEMPTS", "3");
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), env);
-    return new Result(code, out.toString(), err.toString());
+    return CliRunner.run(env, args);
   }
 
   private List<LoggedRequest> posts() {

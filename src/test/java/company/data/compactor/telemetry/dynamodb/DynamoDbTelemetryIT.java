@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.cli.Main;
 import company.data.compactor.config.RequestReader;
 import company.data.compactor.config.TableUris;
 import company.data.compactor.error.CompactorException;
@@ -13,10 +12,10 @@ import company.data.compactor.model.TableKeys;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.telemetry.TelemetryStore;
+import company.data.compactor.testing.CliRunner;
+import company.data.compactor.testing.CliRunner.Result;
 import company.data.compactor.testing.DynoxideServer;
 import company.data.compactor.wiring.Wiring;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -39,13 +38,8 @@ class DynamoDbTelemetryIT {
     return env;
   }
 
-  private record Result(int code, String out, String err) {}
-
-  private Result cli(Map<String, String> env, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), env);
-    return new Result(code, out.toString(), err.toString());
+  private static Result cli(Map<String, String> env, String... args) {
+    return CliRunner.run(env, args);
   }
 
   @Test
