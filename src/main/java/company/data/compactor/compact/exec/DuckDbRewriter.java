@@ -102,7 +102,6 @@ final class DuckDbRewriter implements BinRewriter {
     }
     if (!zOrderColumns.isEmpty()) {
       try (Statement s = connection.createStatement()) {
-        s.execute("DROP TABLE IF EXISTS __zsrc");
         for (int j = 0; j < zOrderColumns.size(); j++) {
           s.execute("DROP TABLE IF EXISTS __zb" + j);
         }
@@ -131,42 +130,47 @@ final class DuckDbRewriter implements BinRewriter {
   static final int QUANTILE_SAMPLE_ROWS = 100_000;
 
   /**
-   * The rows ordered by the Z-order key: per column, the distinct sampled quantile boundaries go
-   * into a temporary table, an ASOF join gives each row its bucket (how many boundaries are at or
-   * below its value; NULL: 0), and the interleaved bucket bits ({@link ZOrderKey#sql}) order the
-   * rows, with DuckDB's external sort inside the memory limit.
+   * The rows ordered by the Z-order key. One column: the key is a monotonic function of the value,
+   * so the rows are ordered by the value itself (the same clustering, ties ordered too, without the
+   * bucketing join). Several columns: per column, the distinct sampled quantile boundaries go into
+   * a temporary table, an ASOF join gives each row its bucket (how many boundaries are at or below
+   * its value; NULL: 0), and the interleaved bucket bits ({@link ZOrderKey#sql}) order the rows.
+   * The inputs are streamed, not copied into DuckDB; its external sort stays inside the memory
+   * limit.
    */
   private String zOrdered(Projection projection, String source, TableSchema schema, List<String> columns)
       throws SQLException {
+    String projected = "(SELECT " + projection.selectList() + " FROM " + source + ")";
+    String names = projection.columns().stream().map(c -> Sql.identifier(c.name()))
+        .collect(java.util.stream.Collectors.joining(", "));
+    if (columns.size() == 1) {
+      return "SELECT " + names + " FROM " + projected + " ORDER BY " + orderValue(schema, columns.get(0), null) + " NULLS FIRST";
+    }
     List<String> joins = new ArrayList<>();
     List<String> buckets = new ArrayList<>();
     try (Statement s = connection.createStatement()) {
-      s.execute("CREATE OR REPLACE TEMP TABLE __zsrc AS SELECT " + projection.selectList() + " FROM " + source);
       for (int j = 0; j < columns.size(); j++) {
-        String value = orderValue(schema, columns.get(j), "__zsrc");
         // The sample's values where the rank crosses each i/BUCKETS: at most BUCKETS - 1 distinct
         // boundaries, from one sort (quantile_disc with a thousand fractions took seconds).
         s.execute("CREATE OR REPLACE TEMP TABLE __zb" + j + " AS"
-            + " WITH sample AS (SELECT v FROM (SELECT " + value + " AS v FROM __zsrc) WHERE v IS NOT NULL"
-            + " USING SAMPLE reservoir(" + QUANTILE_SAMPLE_ROWS + " ROWS) REPEATABLE (42)),"
+            + " WITH sample AS (SELECT v FROM (SELECT " + orderValue(schema, columns.get(j), null) + " AS v FROM " + projected
+            + ") WHERE v IS NOT NULL USING SAMPLE reservoir(" + QUANTILE_SAMPLE_ROWS + " ROWS) REPEATABLE (42)),"
             + " ranked AS (SELECT v, row_number() OVER (ORDER BY v) AS rn, count(*) OVER () AS n FROM sample)"
             + " SELECT lo, row_number() OVER (ORDER BY lo) AS id FROM (SELECT DISTINCT v AS lo FROM ranked"
             + " WHERE rn > 1 AND ((rn - 1) * " + ZOrderKey.BUCKETS + ") // n <> ((rn - 2) * " + ZOrderKey.BUCKETS + ") // n)");
-        joins.add(" ASOF LEFT JOIN __zb" + j + " ON " + value + " >= __zb" + j + ".lo");
+        joins.add(" ASOF LEFT JOIN __zb" + j + " ON " + orderValue(schema, columns.get(j), "__zsrc") + " >= __zb" + j + ".lo");
         buckets.add("coalesce(__zb" + j + ".id, 0)");
       }
     }
-    String names = projection.columns().stream().map(c -> Sql.identifier(c.name()))
-        .collect(java.util.stream.Collectors.joining(", "));
     String qualified = projection.columns().stream().map(c -> "__zsrc." + Sql.identifier(c.name()))
         .collect(java.util.stream.Collectors.joining(", "));
-    return "SELECT " + names + " FROM (SELECT " + qualified + ", " + ZOrderKey.sql(buckets) + " AS __zkey FROM __zsrc"
-        + String.join("", joins) + ") ORDER BY __zkey";
+    return "SELECT " + names + " FROM (SELECT " + qualified + ", " + ZOrderKey.sql(buckets) + " AS __zkey FROM "
+        + projected + " AS __zsrc" + String.join("", joins) + ") ORDER BY __zkey";
   }
 
   /** The column's value in an orderable form: booleans as 0/1 (quantiles need numbers or text). */
   private static String orderValue(TableSchema schema, String column, String table) {
-    String ref = table + "." + Sql.identifier(column);
+    String ref = (table == null ? "" : table + ".") + Sql.identifier(column);
     String type = schema.column(column).map(Column::type).orElse("");
     return type.equals("boolean") ? "CAST(" + ref + " AS TINYINT)" : ref;
   }
