@@ -93,9 +93,11 @@ def duckdb_rewrite(path, out):
     return wall, rss, None
 
 
-def ours_zorder(path):
+def ours_zorder(path, compression="zstd"):
+    env = dict(os.environ, COMPACTOR_PARQUET_COMPRESSION=compression)
     wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "run", "--demo-mode", "false", "--table-uri", str(path),
-                               "--z-order-columns", ZORDER_COLUMN, "--target-file-size-mb", str(ZORDER_TARGET_MB), "--json"])
+                               "--z-order-columns", ZORDER_COLUMN, "--target-file-size-mb", str(ZORDER_TARGET_MB), "--json"],
+                              env=env)
     report = json.loads(out)
     assert report["compacted"], report["steps"]
     return wall, rss, report.get("zorder_skipping")
@@ -172,8 +174,12 @@ def zorder_bench(args, work, source, files, mb, expected):
     before = bounds_by_partition(source, ZORDER_COLUMN)
     values = sampled_values(source)
     fraction_before = skipping_fraction(before, values)
-    tools = [("delta-compactor Z-order", ours_zorder), ("delta-rs optimize.z_order", delta_rs_zorder)]
-    if args.spark:
+    tools = [("delta-compactor Z-order", ours_zorder)]
+    if args.snappy:
+        tools.append(("delta-compactor Z-order (snappy)", lambda p: ours_zorder(p, "snappy")))
+    if not args.only_ours:
+        tools.append(("delta-rs optimize.z_order", delta_rs_zorder))
+    if args.spark and not args.only_ours:
         tools.append(("Delta Lake on Spark OPTIMIZE ZORDER BY (local[2])", spark_zorder))
     results = {name: [] for name, _ in tools}
     for i in range(args.repeat):
@@ -260,6 +266,8 @@ def main():
     ap.add_argument("--no-write", action="store_true", help="do not append to bench/RESULTS.md")
     ap.add_argument("--zorder", action="store_true", help="benchmark Z-order clustering instead of bin-packing")
     ap.add_argument("--spark", action="store_true", help="with --zorder: also Delta Lake on Spark (local[2])")
+    ap.add_argument("--snappy", action="store_true", help="with --zorder: also delta-compactor writing snappy, the peers' codec")
+    ap.add_argument("--only-ours", action="store_true", help="with --zorder: skip the peers (supplementary runs)")
     args = ap.parse_args()
     work = Path(args.work or tempfile.mkdtemp(prefix="compactor-bench-"))
     work.mkdir(parents=True, exist_ok=True)
