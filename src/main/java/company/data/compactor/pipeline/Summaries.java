@@ -49,8 +49,9 @@ final class Summaries {
       text.append(" Healthy: no compaction needed.");
     }
     if (latency != null && latency.readLatencyPostMs() != null) {
-      text.append(String.format(Locale.ROOT, " Read latency %.1f -> %.1f ms (%.1f%% faster).",
-          latency.readLatencyPreMs(), latency.readLatencyPostMs(), latency.latencySpeedupPct()));
+      double speedup = latency.latencySpeedupPct();
+      text.append(String.format(Locale.ROOT, " Read latency %.1f -> %.1f ms (%.1f%% %s).",
+          latency.readLatencyPreMs(), latency.readLatencyPostMs(), Math.abs(speedup), speedup >= 0 ? "faster" : "slower"));
     } else if (latency != null) {
       text.append(String.format(Locale.ROOT, " Read latency %.1f ms.", latency.readLatencyPreMs()));
     }
