@@ -49,17 +49,10 @@ public final class ZOrderSkipping {
   public static List<ColumnSkipping> measure(
       List<DataFile> before, List<DataFile> after, List<String> columns, Set<String> partitions) {
     List<ColumnSkipping> result = new ArrayList<>();
-    Map<String, List<Bounds>> beforeBounds = new TreeMap<>();
-    Map<String, List<Bounds>> afterBounds = new TreeMap<>();
     for (String column : columns) {
-      beforeBounds.clear();
-      afterBounds.clear();
-      collect(before, column, partitions, beforeBounds);
-      collect(after, column, partitions, afterBounds);
-      Map<String, List<Bounds>> both = new TreeMap<>();
-      beforeBounds.forEach((k, v) -> both.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
-      afterBounds.forEach((k, v) -> both.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
-      List<JsonNode> values = sample(both);
+      Map<String, List<Bounds>> beforeBounds = bounds(before, column, partitions);
+      Map<String, List<Bounds>> afterBounds = bounds(after, column, partitions);
+      List<JsonNode> values = sample(beforeBounds, afterBounds);
       if (values.isEmpty()) {
         continue;
       }
@@ -75,7 +68,8 @@ public final class ZOrderSkipping {
     }
   }
 
-  private static void collect(List<DataFile> files, String column, Set<String> partitions, Map<String, List<Bounds>> out) {
+  private static Map<String, List<Bounds>> bounds(List<DataFile> files, String column, Set<String> partitions) {
+    Map<String, List<Bounds>> out = new TreeMap<>();
     for (DataFile file : files) {
       String partition = file.partition().label();
       if (!partitions.contains(partition)) {
@@ -94,6 +88,7 @@ public final class ZOrderSkipping {
       }
       out.computeIfAbsent(partition, k -> new ArrayList<>()).add(new Bounds(min, max));
     }
+    return out;
   }
 
   private static JsonNode scalar(JsonNode node) {
@@ -101,15 +96,18 @@ public final class ZOrderSkipping {
   }
 
   /** Up to {@link #SAMPLES} values evenly spaced over the distinct recorded bounds. */
-  private static List<JsonNode> sample(Map<String, List<Bounds>> bounds) {
+  @SafeVarargs
+  private static List<JsonNode> sample(Map<String, List<Bounds>>... sides) {
     List<JsonNode> all = new ArrayList<>();
-    for (List<Bounds> files : bounds.values()) {
-      for (Bounds b : files) {
-        if (b.min() != null) {
-          all.add(b.min());
-        }
-        if (b.max() != null) {
-          all.add(b.max());
+    for (Map<String, List<Bounds>> bounds : sides) {
+      for (List<Bounds> files : bounds.values()) {
+        for (Bounds b : files) {
+          if (b.min() != null) {
+            all.add(b.min());
+          }
+          if (b.max() != null) {
+            all.add(b.max());
+          }
         }
       }
     }

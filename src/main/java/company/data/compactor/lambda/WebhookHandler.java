@@ -77,8 +77,9 @@ final class WebhookHandler {
           "this webhook maintains no tables until the operator sets " + TableAllowlist.ENVIRONMENT_VARIABLE,
           Map.of("table_uri", table.uri()));
     }
-    if (!allowlist.violations(table).isEmpty()) {
-      return HttpResponse.error(403, "forbidden", allowlist.violations(table).get(0).describe(), Map.of("table_uri", table.uri()));
+    List<company.data.compactor.error.Violation> outside = allowlist.violations(table);
+    if (!outside.isEmpty()) {
+      return HttpResponse.error(403, "forbidden", outside.get(0).describe(), Map.of("table_uri", table.uri()));
     }
     String runId = parts.runIds().get();
     LeaseAttempt attempt = parts.leases().store().tryAcquire(table, runId, parts.clock().instant(), parts.leases().ttl());

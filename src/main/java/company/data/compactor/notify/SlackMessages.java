@@ -2,6 +2,7 @@ package company.data.compactor.notify;
 
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.PartitionReport;
+import company.data.compactor.report.RunState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -26,8 +27,8 @@ public final class SlackMessages {
 
   /** The summary of a finished run. */
   public static Map<String, Object> summary(MaintenanceReport report) {
-    boolean compacted = report.compaction() != null && report.compaction().compacted();
-    String state = compacted ? "compacted" : report.compactionRequired() ? "nothing compacted" : "healthy";
+    boolean compacted = RunState.compacted(report);
+    String state = RunState.of(report);
     List<Object> blocks = new ArrayList<>();
     blocks.add(header("Delta table maintenance: " + state));
     blocks.add(section("*Table* `" + escape(report.tableUri()) + "`\n*Version* " + versions(report, compacted)));

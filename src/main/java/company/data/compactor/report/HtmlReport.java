@@ -22,8 +22,8 @@ public final class HtmlReport {
 
   /** The page of {@code report}. */
   public static String render(MaintenanceReport report) {
-    boolean compacted = report.compaction() != null && report.compaction().compacted();
-    String state = compacted ? "compacted" : report.compactionRequired() ? "nothing compacted" : "healthy";
+    boolean compacted = RunState.compacted(report);
+    String state = RunState.of(report);
     StringBuilder html = new StringBuilder(16_384);
     html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<title>delta-compactor: ").append(esc(report.tableUri())).append("</title>\n")

@@ -249,7 +249,12 @@ public final class Wiring {
     Optional<Duration> retention =
         wholeNumber(environment, TELEMETRY_TTL_VARIABLE, 1, "days").stream().mapToObj(Duration::ofDays).findFirst();
     return new DynamoDbTelemetrySink(
-        AwsClients.configure(DynamoDbClient.builder(), environment, "DYNAMODB").build(), table.strip(), retention);
+        dynamoDb(environment), table.strip(), retention);
+  }
+
+  /** A DynamoDB client from the standard AWS settings (endpoint {@code AWS_ENDPOINT_URL_DYNAMODB}). */
+  private static DynamoDbClient dynamoDb(Map<String, String> environment) {
+    return AwsClients.configure(DynamoDbClient.builder(), environment, "DYNAMODB").build();
   }
 
   /**
@@ -296,7 +301,7 @@ public final class Wiring {
         table == null || table.isBlank()
             ? new FileLeaseStore(workDir.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH))
             : new DynamoDbLeaseStore(
-                AwsClients.configure(DynamoDbClient.builder(), environment, "DYNAMODB").build(), table.strip());
+                dynamoDb(environment), table.strip());
     return new Leases(store, clock, ttl);
   }
 }
