@@ -1,9 +1,16 @@
-"""Compaction benchmark: delta-compactor vs delta-rs optimize.compact vs a pure DuckDB rewrite,
-on copies of the same input, in the same run. Prints a table and appends it to bench/RESULTS.md.
-With --zorder: Z-order by customer_id, delta-compactor vs delta-rs optimize.z_order (and Delta Lake
-on Spark with --spark), with wall time, peak RSS and the data-skipping fraction of each result.
+"""The benchmark: delta-compactor's pipeline steps next to the delta-rs equivalents (and a pure
+DuckDB rewrite, and Delta Lake on Spark with --spark), each on its own copy of the same input, in
+the same run. Sections (--sections, default all):
 
-    bench.py [--files 2000 --partitions 10 --file-mb 1.0] [--repeat 3] [--zorder [--spark]] [--no-write]
+    demo        the demo table (30 files of 50 rows): `run` vs optimize.compact, startup-dominated
+    compaction  ~2 GB in ~2,000 files over 10 partitions: `run` vs optimize.compact vs DuckDB COPY
+    zorder      the same table Z-ordered by customer_id vs optimize.z_order (vs Spark with --spark)
+    metadata    100,000 tiny files with checkpoints: `inspect` vs get_add_actions, and `vacuum`
+                vs delta-rs vacuum over the 100,000 tombstones of a compaction
+
+Prints one entry (tables, ratios, machine, date) and appends it to bench/RESULTS.md.
+
+    bench.py [--sections demo,compaction,zorder,metadata] [--spark] [--repeat 3] [--no-write] [sizes...]
 """
 import argparse
 import datetime
@@ -112,7 +119,7 @@ print(m["numFilesRemoved"], m["numFilesAdded"])
 
 
 def delta_rs_zorder(path):
-    wall, rss, _ = measured([PY, "-c", DELTA_RS_ZORDER.format(target=ZORDER_TARGET_MB * 1024 * 1024), str(path), ZORDER_COLUMN])
+    wall, rss, _ = measured([PY, "-c", DELTA_RS_ZORDER.format(target=int(ZORDER_TARGET_MB * 1024 * 1024)), str(path), ZORDER_COLUMN])
     return wall, rss, None
 
 
@@ -129,7 +136,7 @@ spark.sql(f"OPTIMIZE delta.`{sys.argv[1]}` ZORDER BY ({sys.argv[2]})").collect()
 
 
 def spark_zorder(path):
-    wall, rss, _ = measured([PY, "-c", SPARK_ZORDER.replace("{target}", str(ZORDER_TARGET_MB * 1024 * 1024)), str(path), ZORDER_COLUMN])
+    wall, rss, _ = measured([PY, "-c", SPARK_ZORDER.replace("{target}", str(int(ZORDER_TARGET_MB * 1024 * 1024))), str(path), ZORDER_COLUMN])
     return wall, rss, None
 
 
@@ -170,6 +177,42 @@ def sampled_values(path):
     return random.Random(42).sample(column, SKIPPING_SAMPLES)
 
 
+def row_group_reads(path, column, values):
+    """What a point lookup reads when the reader also prunes row groups by their footer statistics
+    (Spark, delta-rs/DataFusion and DuckDB all do): per partition and sampled value, the row groups
+    (and their compressed MB) of the files whose log min/max could hold the value that could hold
+    it themselves. Returns (row groups, MB) averaged over partitions and values."""
+    from deltalake import DeltaTable
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from urllib.parse import unquote
+    adds = pa.table(DeltaTable(str(path)).get_add_actions(flatten=True)).to_pylist()
+    by_partition = {}
+    for a in adds:
+        meta = pq.read_metadata(str(Path(path) / unquote(a["path"])))
+        j = meta.schema.names.index(column)
+        groups = []
+        for g in range(meta.num_row_groups):
+            rg = meta.row_group(g)
+            stats = rg.column(j).statistics
+            bounds = (stats.min, stats.max) if stats is not None and stats.has_min_max else (None, None)
+            size = sum(rg.column(c).total_compressed_size for c in range(rg.num_columns))
+            groups.append((bounds, size))
+        by_partition.setdefault(a.get("partition.day"), []).append(((a.get(f"min.{column}"), a.get(f"max.{column}")), groups))
+
+    def could(bounds, v):
+        lo, hi = bounds
+        return lo is None or hi is None or lo <= v <= hi
+
+    counts, sizes = [], []
+    for files in by_partition.values():
+        for v in values:
+            hit = [g for bounds, groups in files if could(bounds, v) for g in groups if could(g[0], v)]
+            counts.append(len(hit))
+            sizes.append(sum(size for _, size in hit) / 1048576)
+    return sum(counts) / len(counts), sum(sizes) / len(sizes)
+
+
 def zorder_bench(args, work, source, files, mb, expected):
     before = bounds_by_partition(source, ZORDER_COLUMN)
     values = sampled_values(source)
@@ -199,13 +242,14 @@ def zorder_bench(args, work, source, files, mb, expected):
             after = bounds_by_partition(copy, ZORDER_COLUMN)
             fraction = skipping_fraction(after, values)
             files_after = sum(len(f) for f in after.values())
-            results[name].append((wall, rss, files_after, fraction, reported))
+            groups, group_mb = row_group_reads(copy, ZORDER_COLUMN, values)
+            results[name].append((wall, rss, files_after, fraction, reported, groups, group_mb))
             print(f"bench: run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, {files_after} files, "
-                  f"skipping fraction {fraction:.3f} (before {fraction_before:.3f})"
+                  f"skipping fraction {fraction:.3f} (before {fraction_before:.3f}), a lookup reads {groups:.2f} row groups, "
+                  f"{group_mb:.2f} MB per partition"
                   + (f", reported {reported['file_fraction_after']}" if reported else ""), flush=True)
             shutil.rmtree(copy)
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    lines = [f"### Z-order by {ZORDER_COLUMN}, {now}", "", machine_line(),
+    lines = [f"#### Z-order by {ZORDER_COLUMN}", "",
              f"Input: {files} files, {mb:.1f} MB over {args.partitions} partitions, {expected[0]} rows, written by delta-rs; "
              f"target file size {ZORDER_TARGET_MB} MB (several files per partition, so lookups can skip). Each tool clustered its own copy of the same input by `{ZORDER_COLUMN}`; rows "
              f"and sum(amount) checked equal after every run. {args.repeat} runs each, median shown (min-max in brackets).",
@@ -214,20 +258,23 @@ def zorder_bench(args, work, source, files, mb, expected):
              f"rows, the average (over partitions and values) fraction of a partition's files "
              f"whose min/max could hold the value, read from each result's add actions by delta-rs. Lower is better; "
              f"before clustering it is {fraction_before:.3f}. Files a lookup reads = that fraction times the files per "
-             f"partition (1.0 is the best any layout can do for a value held by one file).",
+             f"partition (1.0 is the best any layout can do for a value held by one file). Row groups and MB a "
+             f"lookup reads: the same lookups when the reader also prunes row groups by their footer statistics (Spark, "
+             f"delta-rs and DuckDB all do), per partition: what a point query actually decodes.",
              "",
              "Peak RSS is that of the measured process and the processes it waited for; Spark's JVM is started by py4j "
              "and not waited for, so its row shows the Python driver only.",
              "",
-             "| tool | wall s | MB/s | peak RSS MB | files after | skipping fraction after | files a lookup reads | vs delta-rs (throughput) |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| tool | wall s | MB/s | peak RSS MB | files after | skipping fraction after | files a lookup reads "
+             "| row groups a lookup reads | MB a lookup reads | vs delta-rs (throughput) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     ok = {name: [r for r in runs if r is not None] for name, runs in results.items()}
     rs = ok.get("delta-rs optimize.z_order") or []
     rs_wall = statistics.median(r[0] for r in rs) if rs else None
     for name, runs in ok.items():
         failed = len(results[name]) - len(runs)
         if not runs:
-            lines.append(f"| {name} | failed ({failed} of {len(results[name])} runs) | | | | | | |")
+            lines.append(f"| {name} | failed ({failed} of {len(results[name])} runs) | | | | | | | | |")
             continue
         walls = [r[0] for r in runs]
         w = statistics.median(walls)
@@ -235,11 +282,20 @@ def zorder_bench(args, work, source, files, mb, expected):
         lines.append(f"| {name} | {w:.1f} ({min(walls):.1f}-{max(walls):.1f}){' ' + str(failed) + ' failed' if failed else ''} | "
                      f"{mb / w:.1f} | {statistics.median(r[1] for r in runs):.0f} | {runs[0][2]} | "
                      f"{statistics.median(r[3] for r in runs):.3f} | "
-                     f"{statistics.median(r[3] for r in runs) * runs[0][2] / args.partitions:.2f} | {ratio} |")
+                     f"{statistics.median(r[3] for r in runs) * runs[0][2] / args.partitions:.2f} | "
+                     f"{statistics.median(r[5] for r in runs):.2f} | {statistics.median(r[6] for r in runs):.2f} | {ratio} |")
     lines.append("")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    return text
+    summary = []
+    mine = ok.get("delta-compactor Z-order") or []
+    if mine and rs_wall:
+        summary.append(("Z-order throughput", f"{rs_wall / statistics.median(r[0] for r in mine):.2f}x",
+                        f"peak RSS {statistics.median(r[1] for r in mine):.0f} MB"))
+    for name, runs in ok.items():
+        if runs and name != "delta-compactor Z-order" and mine:
+            summary.append((f"Z-order skipping vs {name.split(' OPTIMIZE')[0].split(' optimize')[0]}",
+                            f"files: {statistics.median(r[3] for r in mine):.3f} vs {statistics.median(r[3] for r in runs):.3f}",
+                            f"MB a lookup reads: {statistics.median(r[6] for r in mine):.2f} vs {statistics.median(r[6] for r in runs):.2f} (lower is better)"))
+    return "\n".join(lines) + "\n", summary
 
 
 def machine_line():
@@ -256,36 +312,7 @@ def write_results(text):
         f.write("\n" + text)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--files", type=int, default=2000)
-    ap.add_argument("--partitions", type=int, default=10)
-    ap.add_argument("--file-mb", type=float, default=1.0)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--work", default=None, help="scratch directory (default: a temp dir)")
-    ap.add_argument("--no-write", action="store_true", help="do not append to bench/RESULTS.md")
-    ap.add_argument("--zorder", action="store_true", help="benchmark Z-order clustering instead of bin-packing")
-    ap.add_argument("--spark", action="store_true", help="with --zorder: also Delta Lake on Spark (local[2])")
-    ap.add_argument("--snappy", action="store_true", help="with --zorder: also delta-compactor writing snappy, the peers' codec")
-    ap.add_argument("--only-ours", action="store_true", help="with --zorder: skip the peers (supplementary runs)")
-    args = ap.parse_args()
-    work = Path(args.work or tempfile.mkdtemp(prefix="compactor-bench-"))
-    work.mkdir(parents=True, exist_ok=True)
-    source = work / "source"
-    print(f"bench: generating {args.files} files over {args.partitions} partitions into {source}", flush=True)
-    subprocess.run([PY, str(ROOT / "bench" / "generate.py"), str(source), "--files", str(args.files),
-                    "--partitions", str(args.partitions), "--file-mb", str(args.file_mb)], check=True)
-    files, size = table_bytes(source)
-    expected = rows_and_sum(source)
-    mb = size / 1048576
-    print(f"bench: input {files} files, {mb:.1f} MB, {expected[0]} rows", flush=True)
-    if args.zorder:
-        text = zorder_bench(args, work, source, files, mb, expected)
-        if not args.no_write:
-            write_results(text)
-        shutil.rmtree(source)
-        return
-
+def compaction_bench(args, work, source, files, mb, expected):
     results = {"delta-compactor": [], "delta-compactor (snappy)": [], "delta-rs optimize.compact": [],
                "DuckDB COPY (upper bound)": []}
     tools = (("delta-compactor", ours), ("delta-compactor (snappy)", lambda p: ours(p, "snappy")),
@@ -296,12 +323,12 @@ def main():
             shutil.rmtree(copy, ignore_errors=True)
             shutil.copytree(source, copy)
             wall, rss, _ = fn(copy)
-            files_after, _ = table_bytes(copy)
+            files_after, bytes_after = table_bytes(copy)
             got = rows_and_sum(copy)
             assert got == expected, f"{name} changed the data: {got} != {expected}"
-            results[name].append((wall, rss, files_after, table_bytes(copy)[1] / 1048576))
-            print(f"bench: run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, "
-                  f"{files_after} files, {table_bytes(copy)[1] / 1048576:.0f} MB", flush=True)
+            results[name].append((wall, rss, files_after, bytes_after / 1048576))
+            print(f"bench: compaction run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, "
+                  f"{files_after} files, {bytes_after / 1048576:.0f} MB", flush=True)
             shutil.rmtree(copy)
         out = work / f"duckdb-{i}"
         shutil.rmtree(out, ignore_errors=True)
@@ -309,7 +336,7 @@ def main():
         wall, rss, _ = duckdb_rewrite(source, out)
         outputs = list(out.rglob("*.parquet"))
         results["DuckDB COPY (upper bound)"].append((wall, rss, len(outputs), sum(f.stat().st_size for f in outputs) / 1048576))
-        print(f"bench: run {i + 1} duckdb: {wall:.1f} s", flush=True)
+        print(f"bench: compaction run {i + 1} duckdb: {wall:.1f} s", flush=True)
         shutil.rmtree(out)
 
     def med(name, k):
@@ -317,42 +344,256 @@ def main():
 
     ours_wall = med("delta-compactor", 0)
     rs_wall = med("delta-rs optimize.compact", 0)
-    lines = []
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
-    lines.append(f"### Compaction (bin-packing), {now}")
-    lines.append("")
-    lines.append(f"Machine: {os.cpu_count()} cores ({cpu}), {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB RAM, "
-                 f"{platform.system()} {platform.release()}, Java {java_version()}, Python {platform.python_version()}.")
-    lines.append(f"Input: {files} files, {mb:.1f} MB over {args.partitions} partitions, {expected[0]} rows, written by delta-rs; "
-                 f"target file size {TARGET_MB} MB. Each tool rewrote its own copy of the same input; rows and sum(amount) "
-                 f"checked equal after every run. {args.repeat} runs each, median shown (min-max in brackets). Wall time is "
-                 f"the whole command, process start included; peak RSS is the process's maximum resident set.")
-    lines.append("")
-    lines.append("delta-compactor writes zstd level 1 by default (`COMPACTOR_PARQUET_COMPRESSION`); the snappy row "
-                 "shows the codec's share. delta-compactor reads the input twice more than a plain rewrite: once to "
-                 "checksum the inputs, once to checksum and collect stats of the outputs (verification before commit).")
-    lines.append("")
-    lines.append("| tool | wall s | MB/s | peak RSS MB | files after | MB after | vs delta-rs (throughput) |")
-    lines.append("|---|---|---|---|---|---|---|")
+    lines = [f"#### Compaction (bin-packing)", "",
+             f"Input: {files} files, {mb:.1f} MB over {args.partitions} partitions, {expected[0]} rows, written by delta-rs; "
+             f"target file size {TARGET_MB} MB. Each tool rewrote its own copy of the same input; rows and sum(amount) "
+             f"checked equal after every run. Wall time is the whole command, process start included; peak RSS is the "
+             f"process's maximum resident set. delta-compactor's `run` also inspects, probes read latency before and "
+             f"after, and plans vacuum; it writes zstd level 1 by default (`COMPACTOR_PARQUET_COMPRESSION`), the snappy "
+             f"row shows the codec's share. It reads the input twice more than a plain rewrite: once to checksum the "
+             f"inputs, once to checksum and collect stats of the outputs (verification before commit).",
+             "",
+             "| tool | wall s | MB/s | peak RSS MB | files after | MB after | vs delta-rs (throughput) |",
+             "|---|---|---|---|---|---|---|"]
     for name in results:
         walls = [r[0] for r in results[name]]
         w = statistics.median(walls)
         lines.append(f"| {name} | {w:.1f} ({min(walls):.1f}-{max(walls):.1f}) | {mb / w:.1f} | {med(name, 1):.0f} | "
                      f"{results[name][0][2]} | {results[name][0][3]:.0f} | {rs_wall / w:.2f}x |")
     lines.append("")
-    snappy_wall = med("delta-compactor (snappy)", 0)
-    lines.append(f"delta-compactor / delta-rs throughput ratio: **{rs_wall / ours_wall:.2f}x** (zstd), "
-                 f"**{rs_wall / snappy_wall:.2f}x** (snappy); delta-compactor peak RSS {med('delta-compactor', 1):.0f} MB.")
-    text = "\n".join(lines) + "\n"
+    ratio = rs_wall / ours_wall
+    summary = [("compaction throughput (bin-packing)", f"{ratio:.2f}x", f"peak RSS {med('delta-compactor', 1):.0f} MB")]
+    return "\n".join(lines) + "\n", summary
+
+
+def demo_bench(args, work):
+    """The demo table, seeded by delta-compactor itself (the gate is set so low that the seeding run
+    compacts nothing), then compacted by each tool."""
+    source = work / "demo-source"
+    shutil.rmtree(source, ignore_errors=True)
+    subprocess.run([str(ROOT / "bin" / "compactor"), "run", "--work-dir", str(work), "--table-uri", source.name,
+                    "--small-file-threshold-mb", "0.0001", "--z-order-columns", "", "--json"],
+                   check=True, capture_output=True)
+    files, size = table_bytes(source)
+    expected = rows_and_sum(source)
+    results = {"delta-compactor run": [], "delta-rs optimize.compact": []}
+    tools = (("delta-compactor run", ours), ("delta-rs optimize.compact", delta_rs))
+    for i in range(args.repeat):
+        for name, fn in tools:
+            copy = work / f"demo-{i}-{name.split()[0]}"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(source, copy)
+            wall, rss, _ = fn(copy)
+            assert rows_and_sum(copy) == expected, f"{name} changed the demo table"
+            results[name].append((wall, rss, table_bytes(copy)[0]))
+            print(f"bench: demo run {i + 1} {name}: {wall:.2f} s, peak RSS {rss:.0f} MB", flush=True)
+            shutil.rmtree(copy)
+    shutil.rmtree(source)
+    rs_wall = statistics.median(r[0] for r in results["delta-rs optimize.compact"])
+    lines = ["#### Demo table", "",
+             f"Input: the demo table ({files} files, {size / 1024:.0f} KiB, {expected[0]} rows over 3 partitions). "
+             f"Wall time is process start to exit: at this size it is start-up and log handling, not rewriting. "
+             f"delta-compactor's `run` also probes read latency before and after.",
+             "",
+             "| tool | wall s | peak RSS MB | files after | vs delta-rs (time) |",
+             "|---|---|---|---|---|"]
+    for name, runs in results.items():
+        walls = [r[0] for r in runs]
+        w = statistics.median(walls)
+        lines.append(f"| {name} | {w:.2f} ({min(walls):.2f}-{max(walls):.2f}) | "
+                     f"{statistics.median(r[1] for r in runs):.0f} | {runs[0][2]} | {rs_wall / w:.2f}x |")
+    lines.append("")
+    ours_wall = statistics.median(r[0] for r in results["delta-compactor run"])
+    return "\n".join(lines) + "\n", [("demo table, whole run", f"{rs_wall / ours_wall:.2f}x", "start-up dominated")]
+
+
+INSPECT_DELTA_RS = """
+import json, sys
+import pyarrow as pa, pyarrow.compute as pc
+from deltalake import DeltaTable
+dt = DeltaTable(sys.argv[1])
+adds = pa.table(dt.get_add_actions(flatten=True))
+small = pc.less(adds["size_bytes"], int(float(sys.argv[2]) * 1024 * 1024))
+parts = [c for c in adds.column_names if c.startswith("partition.")]
+by = adds.append_column("small", small).group_by(parts).aggregate([("size_bytes", "count"), ("small", "sum"), ("size_bytes", "sum")])
+print(json.dumps({"version": dt.version(), "files": adds.num_rows, "small": int(pc.sum(small).as_py() or 0),
+                  "partitions": by.num_rows, "bytes": int(pc.sum(adds["size_bytes"]).as_py() or 0)}))
+"""
+
+VACUUM_DELTA_RS = """
+import sys
+from deltalake import DeltaTable
+print(len(DeltaTable(sys.argv[1]).vacuum(retention_hours=168, dry_run=False, enforce_retention_duration=True)))
+"""
+
+PREPARE_TOMBSTONES = """
+import sys
+from deltalake import DeltaTable, PostCommitHookProperties
+m = DeltaTable(sys.argv[1]).optimize.compact(post_commithook_properties=PostCommitHookProperties(create_checkpoint=False))
+print(m["numFilesRemoved"])
+"""
+
+
+def metadata_bench(args, work):
+    """Inspection and vacuum where the log, not the data, is the work: many tiny files, checkpoints."""
+    sys.path.insert(0, str(ROOT / "interop"))
+    from history import age_table
+    source = work / "meta-source"
+    print(f"bench: generating the metadata-heavy table: {args.meta_files} files over {args.meta_partitions} partitions", flush=True)
+    subprocess.run([PY, str(ROOT / "bench" / "generate.py"), str(source), "--metadata", "--files", str(args.meta_files),
+                    "--partitions", str(args.meta_partitions), "--checkpoint-every", str(args.checkpoint_every)], check=True)
+    log = list((source / "_delta_log").iterdir())
+    checkpoints = sum(1 for f in log if ".checkpoint." in f.name)
+    commits = sum(1 for f in log if f.name.endswith(".json"))
+    inspect = {"delta-compactor inspect": [], "delta-rs get_add_actions (+ the same per-partition figures)": []}
+    for i in range(args.repeat):
+        wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "inspect", "--table-uri", str(source), "--json"])
+        report = json.loads(out)
+        got = (report["total_files"], report["total_small_files"], len(report["partitions"]))
+        inspect["delta-compactor inspect"].append((wall, rss, got))
+        wall_rs, rss_rs, out_rs = measured([PY, "-c", INSPECT_DELTA_RS, str(source), str(TARGET_MB)])
+        peer = json.loads(out_rs)
+        assert got == (peer["files"], peer["small"], peer["partitions"]), f"inspection differs: {got} vs {peer}"
+        inspect["delta-rs get_add_actions (+ the same per-partition figures)"].append((wall_rs, rss_rs, got))
+        print(f"bench: inspect run {i + 1}: ours {wall:.2f} s ({rss:.0f} MB), delta-rs {wall_rs:.2f} s ({rss_rs:.0f} MB): "
+              f"{got[0]} files, {got[2]} partitions", flush=True)
+
+    tombstoned = work / "meta-tombstoned"
+    shutil.rmtree(tombstoned, ignore_errors=True)
+    shutil.copytree(source, tombstoned)
+    shutil.rmtree(source)
+    removed = int(subprocess.run([PY, "-c", PREPARE_TOMBSTONES, str(tombstoned)], check=True, capture_output=True,
+                                 text=True).stdout.split()[0])
+    tombstones = len(age_table(tombstoned))
+    assert tombstones == removed, (tombstones, removed)
+    expected = rows_and_sum(tombstoned)
+    vacuum = {"delta-compactor vacuum (lite)": [], "delta-rs vacuum": []}
+    for i in range(args.repeat):
+        for name in vacuum:
+            copy = work / f"vac-{i}-{name.split()[0]}"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(tombstoned, copy)
+            if name.startswith("delta-compactor"):
+                wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "vacuum", "--table-uri", str(copy),
+                                           "--vacuum-dry-run", "false", "--json"])
+                deleted = json.loads(out)["deleted_files_count"]
+            else:
+                wall, rss, out = measured([PY, "-c", VACUUM_DELTA_RS, str(copy)])
+                deleted = int(out.split()[0])
+            assert deleted == tombstones, f"{name} deleted {deleted} files, expected the {tombstones} tombstoned"
+            assert rows_and_sum(copy) == expected, f"{name} broke the table"
+            left = sum(1 for _ in copy.rglob("*.parquet") if "_delta_log" not in _.parts)
+            vacuum[name].append((wall, rss, deleted, left))
+            print(f"bench: vacuum run {i + 1} {name}: {wall:.2f} s, peak RSS {rss:.0f} MB, {deleted} deleted, "
+                  f"{left} data files left", flush=True)
+            shutil.rmtree(copy)
+    shutil.rmtree(tombstoned)
+
+    def table(results, unit):
+        rows = []
+        peer = next(v for k, v in results.items() if k.startswith("delta-rs"))
+        peer_wall = statistics.median(r[0] for r in peer)
+        for name, runs in results.items():
+            walls = [r[0] for r in runs]
+            w = statistics.median(walls)
+            rows.append(f"| {name} | {w:.2f} ({min(walls):.2f}-{max(walls):.2f}) | "
+                        f"{statistics.median(r[1] for r in runs):.0f} | {unit(runs[0])} | {peer_wall / w:.2f}x |")
+        return rows, peer_wall / statistics.median(r[0] for r in next(iter(results.values())))
+
+    inspect_rows, inspect_ratio = table(inspect, lambda r: f"{r[2][0]} files, {r[2][2]} partitions")
+    vacuum_rows, vacuum_ratio = table(vacuum, lambda r: f"{r[2]} deleted, {r[3]} left")
+    lines = ["#### Metadata-heavy table: inspection and vacuum", "",
+             f"Input: {args.meta_files} files of {8} rows over {args.meta_partitions} partitions, written by delta-rs in "
+             f"{commits} appends with a checkpoint every {args.checkpoint_every} ({checkpoints} checkpoints), so the "
+             f"snapshot is a checkpoint plus a JSON tail. Wall time is process start to exit.",
+             "",
+             f"Inspection: delta-compactor `inspect --json` (per-partition file counts, sizes, small-file ratio, the "
+             f"report) against delta-rs `get_add_actions(flatten=True)` plus the same per-partition figures in pyarrow; "
+             f"both must agree on files, small files and partitions.",
+             "",
+             "| tool | wall s | peak RSS MB | result | vs delta-rs (time) |",
+             "|---|---|---|---|---|", *inspect_rows, "",
+             f"Vacuum: the table compacted by delta-rs (`optimize.compact`, no checkpoint after it), so {tombstones} "
+             f"files are tombstoned; the history then moved eight days back (interop/history.py). Each tool deletes "
+             f"with a 168 h retention on its own copy: delta-compactor `vacuum --vacuum-dry-run false` (lite mode: "
+             f"tombstones) and delta-rs `vacuum(168, dry_run=False)`; both must delete exactly the tombstoned files, "
+             f"and rows and sum(amount) must be unchanged afterwards.",
+             "",
+             "| tool | wall s | peak RSS MB | result | vs delta-rs (time) |",
+             "|---|---|---|---|---|", *vacuum_rows, ""]
+    summary = [(f"inspection of {args.meta_files} files", f"{inspect_ratio:.2f}x", ""),
+               (f"vacuum of {tombstones} tombstoned files", f"{vacuum_ratio:.2f}x", "")]
+    return "\n".join(lines) + "\n", summary
+
+
+SECTIONS = ("demo", "compaction", "zorder", "metadata")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated subset of " + ",".join(SECTIONS))
+    ap.add_argument("--files", type=int, default=2000)
+    ap.add_argument("--partitions", type=int, default=10)
+    ap.add_argument("--file-mb", type=float, default=1.0)
+    ap.add_argument("--meta-files", type=int, default=100_000, help="files of the metadata-heavy table")
+    ap.add_argument("--meta-partitions", type=int, default=500)
+    ap.add_argument("--checkpoint-every", type=int, default=50, help="appends between checkpoints of the metadata-heavy table")
+    ap.add_argument("--zorder-target-mb", type=float, default=16.0)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--work", default=None, help="scratch directory (default: a temp dir)")
+    ap.add_argument("--no-write", action="store_true", help="do not append to bench/RESULTS.md")
+    ap.add_argument("--zorder", action="store_true", help="only the zorder section (same as --sections zorder)")
+    ap.add_argument("--spark", action="store_true", help="zorder: also Delta Lake on Spark (local[2])")
+    ap.add_argument("--snappy", action="store_true", help="zorder: also delta-compactor writing snappy, the peers' codec")
+    ap.add_argument("--only-ours", action="store_true", help="zorder: skip the peers (supplementary runs)")
+    args = ap.parse_args()
+    sections = ["zorder"] if args.zorder else [x for x in args.sections.split(",") if x]
+    unknown = [x for x in sections if x not in SECTIONS]
+    if unknown:
+        ap.error(f"unknown sections {unknown}; choose from {','.join(SECTIONS)}")
+    global ZORDER_TARGET_MB
+    ZORDER_TARGET_MB = args.zorder_target_mb
+    work = Path(args.work or tempfile.mkdtemp(prefix="compactor-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    texts, summary = [], []
+    if "demo" in sections:
+        text, rows = demo_bench(args, work)
+        texts.append(text)
+        summary += rows
+    if "compaction" in sections or "zorder" in sections:
+        source = work / "source"
+        print(f"bench: generating {args.files} files over {args.partitions} partitions into {source}", flush=True)
+        subprocess.run([PY, str(ROOT / "bench" / "generate.py"), str(source), "--files", str(args.files),
+                        "--partitions", str(args.partitions), "--file-mb", str(args.file_mb)], check=True)
+        files, size = table_bytes(source)
+        expected = rows_and_sum(source)
+        mb = size / 1048576
+        print(f"bench: input {files} files, {mb:.1f} MB, {expected[0]} rows", flush=True)
+        if "compaction" in sections:
+            text, rows = compaction_bench(args, work, source, files, mb, expected)
+            texts.append(text)
+            summary += rows
+        if "zorder" in sections:
+            text, rows = zorder_bench(args, work, source, files, mb, expected)
+            texts.append(text)
+            summary += rows
+        shutil.rmtree(source)
+    if "metadata" in sections:
+        text, rows = metadata_bench(args, work)
+        texts.append(text)
+        summary += rows
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    head = [f"### bench/run {' '.join(sys.argv[1:])}".rstrip() + f", {now}", "", machine_line(),
+            f"Sections: {', '.join(sections)}; {args.repeat} runs of each tool, median shown (min-max in brackets); "
+            f"the whole command took {(time.perf_counter() - started) / 60:.0f} min.", "",
+            "| delta-compactor against delta-rs | ratio (> 1: ours faster) | note |", "|---|---|---|",
+            *[f"| {what} | {ratio} | {note} |" for what, ratio, note in summary], ""]
+    text = "\n".join(head) + "\n" + "\n".join(texts)
     print(text)
     if not args.no_write:
-        results_md = ROOT / "bench" / "RESULTS.md"
-        if not results_md.exists():
-            results_md.write_text("# Benchmark results\n\nProduced by `bench/run`; newest last.\n\n")
-        with results_md.open("a") as f:
-            f.write("\n" + text)
-    shutil.rmtree(source)
+        write_results(text)
+    shutil.rmtree(work, ignore_errors=True) if not args.work else None
 
 
 def java_version():

@@ -2,6 +2,11 @@
 many appends, each adding one small file to every partition.
 
     generate.py PATH --files N --partitions P --file-mb MB [--seed S]
+    generate.py PATH --metadata --files N --partitions P [--checkpoint-every C]
+
+--metadata writes the metadata-heavy shape: N tiny files (a few rows each) over P partitions, one
+file per partition per append, with a checkpoint every C appends, so reading the log (checkpoint
+plus JSON tail) dominates and the data does not.
 """
 import argparse
 import math
@@ -28,6 +33,31 @@ def batch(rng, rows, partitions, offset):
     })
 
 
+def metadata_batch(rng, partitions, offset, rows_per_file):
+    rows = partitions * rows_per_file
+    part = np.arange(rows) % partitions
+    return pa.table({
+        "event_id": pa.array(np.arange(offset, offset + rows, dtype=np.int64)),
+        "customer_id": pa.array([f"CUST_{c:06d}" for c in rng.integers(0, 200_000, rows)]),
+        "amount": pa.array(np.round(rng.random(rows) * 500, 2)),
+        "hour": pa.array([f"h{p:05d}" for p in part]),
+    })
+
+
+def metadata_table(path, files, partitions, checkpoint_every, seed, rows_per_file=8):
+    from deltalake import DeltaTable
+    rng = np.random.default_rng(seed)
+    appends = math.ceil(files / partitions)
+    offset = 0
+    for i in range(appends):
+        write_deltalake(path, metadata_batch(rng, partitions, offset, rows_per_file), mode="append", partition_by=["hour"])
+        offset += partitions * rows_per_file
+        if (i + 1) % checkpoint_every == 0:
+            DeltaTable(path).create_checkpoint()
+        if (i + 1) % 20 == 0:
+            print(f"generate: {i + 1}/{appends} appends ({(i + 1) * partitions} files)", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("path")
@@ -35,8 +65,13 @@ def main():
     ap.add_argument("--partitions", type=int, default=10)
     ap.add_argument("--file-mb", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--metadata", action="store_true", help="the metadata-heavy shape: tiny files, checkpoints")
+    ap.add_argument("--checkpoint-every", type=int, default=50, help="with --metadata: appends between checkpoints")
     args = ap.parse_args()
     shutil.rmtree(args.path, ignore_errors=True)
+    if args.metadata:
+        metadata_table(args.path, args.files, args.partitions, args.checkpoint_every, args.seed)
+        return
     rng = np.random.default_rng(args.seed)
     appends = math.ceil(args.files / args.partitions)
     rows = int(args.file_mb * ROWS_PER_MB) * args.partitions

@@ -9,10 +9,8 @@ from pathlib import Path
 
 from deltalake import DeltaTable, write_deltalake
 
+from history import age_table
 from test_delta_rs_tables import fingerprint, many_types
-
-EIGHT_DAYS_MS = 8 * 24 * 3600 * 1000
-
 
 def write_fragmented(path, batches=12):
     for batch in range(batches):
@@ -43,30 +41,6 @@ def test_zorder_of_a_delta_rs_table_keeps_every_row_and_delta_rs_sees_it(compact
     code, out, err = compactor("run", "--work-dir", str(tmp_path), "--demo-mode", "false", "--table-uri", str(path),
                                "--z-order-columns", "i32,text", "--json")
     assert code == 0, err
-
-
-def age_table(path):
-    """Moves the whole history eight days into the past, as if every commit (ours included) had been
-    made then: commit timestamps, tombstones and the mtimes of log and data files. The only way to
-    test a 168-hour floor without waiting a week. Returns the tombstoned paths."""
-    old_ms = int(time.time() * 1000) - EIGHT_DAYS_MS
-    removed = []
-    for log in sorted((Path(path) / "_delta_log").glob("*.json")):
-        version = int(log.stem)
-        lines = []
-        for line in log.read_text().splitlines():
-            action = json.loads(line)
-            if "commitInfo" in action:
-                action["commitInfo"]["timestamp"] = old_ms + version
-            if "remove" in action:
-                action["remove"]["deletionTimestamp"] = old_ms + version
-                removed.append(action["remove"]["path"])
-            lines.append(json.dumps(action, separators=(",", ":")))
-        log.write_text("\n".join(lines) + "\n")
-        os.utime(log, ((old_ms + version) / 1000, (old_ms + version) / 1000))
-    for file in Path(path).rglob("*.parquet"):
-        os.utime(file, (old_ms / 1000, old_ms / 1000))
-    return sorted(removed)
 
 
 def test_our_vacuum_finds_what_delta_rs_would_delete_deletes_it_and_delta_rs_still_reads(compactor, report_of, tmp_path):

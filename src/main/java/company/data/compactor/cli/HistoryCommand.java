@@ -28,9 +28,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Show a table's past runs, newest first, from the telemetry store: the DynamoDB table",
-      "COMPACTOR_TELEMETRY_TABLE when set, else <work-dir>/.delta-compactor/telemetry.jsonl.",
-      "Reads only."
+      "Show a table's past runs, newest first, from the telemetry store: the DynamoDB table "
+          + "COMPACTOR_TELEMETRY_TABLE when set, else <work-dir>/.delta-compactor/telemetry.jsonl. "
+          + "Reads only."
     })
 final class HistoryCommand implements Callable<Integer> {
 

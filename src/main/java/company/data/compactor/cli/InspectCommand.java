@@ -14,8 +14,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Measure small-file fragmentation of a table per partition. Reads only: writes no file,",
-      "no commit and no telemetry."
+      "Measure small-file fragmentation of a table per partition. Reads only: writes no file, "
+          + "no commit and no telemetry."
     })
 final class InspectCommand implements Callable<Integer> {
 

@@ -16,11 +16,11 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "delta-compactor 0.1.0",
     description = {
-      "Maintenance gate for Delta Lake tables: measures small-file fragmentation per partition,",
-      "compacts small files into large ones without losing or duplicating a row, measures the",
-      "read latency it saves, and vacuums files no reader can still need.",
+      "Maintenance gate for Delta Lake tables: measures small-file fragmentation per partition,"
+          + " compacts small files into large ones without losing or duplicating a row, measures the "
+          + "read latency it saves, and vacuums files no reader can still need.",
       "",
-      "Run without AWS on a demo table:  bin/compactor run",
+      "Run without AWS on a demo table:  bin/compactor run"
     },
     subcommands = {RunCommand.class, PlanCommand.class, InspectCommand.class, VacuumCommand.class, HistoryCommand.class, CommandLine.HelpCommand.class},
     footer = {

@@ -14,9 +14,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Print the compaction plan that 'run' would execute (same planner), per partition:",
-      "the gate decision and the bins of adjacent small files. Reads only: no file, commit or",
-      "telemetry is written."
+      "Print the compaction plan that 'run' would execute (same planner), per partition: the "
+          + "gate decision and the bins of adjacent small files. Reads only: no file, commit or "
+          + "telemetry is written."
     })
 final class PlanCommand implements Callable<Integer> {
 

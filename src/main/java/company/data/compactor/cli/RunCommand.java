@@ -18,9 +18,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Run the maintenance pipeline on one table: (demo seed,) inspect, probe, compact, vacuum, report.",
-      "Every option is a request input in kebab case, with the same default. All inputs are",
-      "validated first; any broken rule is reported (all at once) and nothing is touched."
+      "Run the maintenance pipeline on one table: (demo seed,) inspect, probe, compact, vacuum,"
+          + " report. Every option is a request input in kebab case, with the same default. All "
+          + "inputs are validated first; any broken rule is reported (all at once) and nothing is "
+          + "touched."
     })
 final class RunCommand implements Callable<Integer> {
 

@@ -14,10 +14,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Delete files no reader can still need: lite mode removes files whose tombstones are older",
-      "than the retention; full mode also removes untracked files older than it. Retention is the",
-      "longest of 168 h (a floor with no override), --vacuum-retention-hours and the table's",
-      "delta.deletedFileRetentionDuration. Dry run (the default) lists candidates, deletes nothing."
+      "Delete files no reader can still need: lite mode removes files whose tombstones are "
+          + "older than the retention; full mode also removes untracked files older than it. "
+          + "Retention is the longest of 168 h (a floor with no override), --vacuum-retention-hours "
+          + "and the table's delta.deletedFileRetentionDuration. Dry run (the default) lists "
+          + "candidates, deletes nothing."
     })
 final class VacuumCommand implements Callable<Integer> {
 

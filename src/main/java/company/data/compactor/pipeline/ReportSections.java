@@ -142,6 +142,7 @@ final class ReportSections {
         plan.candidates().stream().limit(20).map(VacuumCandidate::path).toList(),
         result.deletedFiles(),
         plan.keptYoungObjects(),
+        plan.keptUnexpiredTombstones(),
         plan.keptHidden(),
         result.startVersion(),
         result.endVersion(),

@@ -56,9 +56,11 @@ final class Summaries {
       text.append(String.format(Locale.ROOT, " Read latency %.1f ms.", latency.readLatencyPreMs()));
     }
     if (vacuum != null && vacuum.vacuumSkippedReason() == null) {
-      text.append(String.format(Locale.ROOT, " Vacuum (%s, %d h): %d candidates, %s.",
+      text.append(String.format(Locale.ROOT, " Vacuum (%s, %d h): %d candidates, %s%s.",
           vacuum.vacuumMode(), vacuum.vacuumRetentionHours(), vacuum.candidateFilesCount(),
-          vacuum.vacuumDryRun() ? "dry run" : vacuum.deletedFilesCount() + " deleted"));
+          vacuum.vacuumDryRun() ? "dry run" : vacuum.deletedFilesCount() + " deleted",
+          vacuum.keptUnexpiredTombstones() == 0 ? ""
+              : "; " + vacuum.keptUnexpiredTombstones() + " removed files wait for their tombstones to pass the retention"));
     }
     String unavailable =
         steps.stream()

@@ -221,6 +221,7 @@ public final class HtmlReport {
         + fmt("%.2f MB", v.candidateBytes() / (1024.0 * 1024.0)) + ")");
     row(html, "deleted files", "<span data-field=\"deleted_files_count\">" + v.deletedFilesCount() + "</span>");
     row(html, "kept: younger than the cutoff", Integer.toString(v.keptYoungFiles()));
+    row(html, "kept: tombstones within the retention", Integer.toString(v.keptUnexpiredTombstones()));
     if (v.vacuumSkippedReason() != null) {
       row(html, "skipped", esc(v.vacuumSkippedReason()));
     }

@@ -16,6 +16,8 @@ import java.util.List;
  * @param candidateSample up to 20 of their paths
  * @param deletedFilesCount files deleted (0 in a dry run)
  * @param keptYoungFiles eligible by the log but younger than the cutoff by object time
+ * @param keptUnexpiredTombstones removed files still on storage whose tombstones are younger than
+ *     the cutoff (deleted by a later vacuum)
  * @param skippedHiddenFiles files skipped by the hidden-path rule
  * @param vacuumStartVersion the VACUUM START commit, null in a dry run
  * @param vacuumEndVersion the VACUUM END commit, null in a dry run
@@ -33,6 +35,7 @@ public record VacuumReport(
     List<String> candidateSample,
     int deletedFilesCount,
     int keptYoungFiles,
+    int keptUnexpiredTombstones,
     int skippedHiddenFiles,
     Long vacuumStartVersion,
     Long vacuumEndVersion,

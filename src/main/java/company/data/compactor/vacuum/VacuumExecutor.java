@@ -14,11 +14,16 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs vacuum on one table: reads the log history and the table's files, plans with {@link
  * VacuumPlanner}, and (unless a dry run) records {@code VACUUM START}, deletes in batches of
- * {@value #DELETE_BATCH} (files already gone count as deleted) and records {@code VACUUM END}, as
+ * {@value #DELETE_BATCH}, several at once (files already gone count as deleted) and records {@code VACUUM END}, as
  * Delta Lake and delta-rs do, so other engines see it in the history.
  */
 public final class VacuumExecutor {
@@ -27,6 +32,12 @@ public final class VacuumExecutor {
 
   /** Keys per delete request (the S3 limit). */
   public static final int DELETE_BATCH = 1000;
+
+  /** Delete batches in flight at once. */
+  static final int PARALLEL_DELETES = 8;
+
+  /** Files between progress lines of a long delete. */
+  static final int PROGRESS_EVERY = 10_000;
 
   private final Storage storage;
   private final LogReader logs;
@@ -71,20 +82,50 @@ public final class VacuumExecutor {
         "defaultRetentionMillis", String.valueOf(Retention.FLOOR.toMillis())), Map.of(
         "numFilesToDelete", String.valueOf(plan.candidates().size()),
         "sizeOfDataToDelete", String.valueOf(plan.bytes())));
-    int deleted = 0;
     List<String> paths = new ArrayList<>(plan.candidates().stream().map(VacuumCandidate::path).toList());
-    try {
-      for (int from = 0; from < paths.size(); from += DELETE_BATCH) {
-        deleted += storage.deleteAll(paths.subList(from, Math.min(paths.size(), from + DELETE_BATCH)));
-      }
-    } catch (IOException e) {
-      throw Errors.operationFailed("deleting vacuum candidates of " + snapshot.location() + " (" + deleted + " deleted so far)", e);
-    }
+    int deleted = deleteInBatches(snapshot, paths);
     long end = commit(snapshot, start, "VACUUM END", Map.of("status", "COMPLETED"), Map.of(
         "numDeletedFiles", String.valueOf(deleted),
         "numVacuumedDirectories", "0"));
     LOG.log(Level.INFO, "vacuum done: table={0} deleted={1} versions={2}..{3}", snapshot.location(), deleted, start, end);
     return new VacuumResult(plan, false, deleted, start, end, null);
+  }
+
+  /**
+   * Deletes {@code paths} in batches of {@value #DELETE_BATCH}, {@value #PARALLEL_DELETES} batches
+   * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. On
+   * a failure the batches not yet started are cancelled and the error says how many were deleted.
+   */
+  private int deleteInBatches(TableSnapshot snapshot, List<String> paths) {
+    ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
+    AtomicInteger deleted = new AtomicInteger();
+    try {
+      List<Future<Integer>> batches = new ArrayList<>();
+      for (int from = 0; from < paths.size(); from += DELETE_BATCH) {
+        List<String> batch = paths.subList(from, Math.min(paths.size(), from + DELETE_BATCH));
+        batches.add(pool.submit(() -> {
+          int count = storage.deleteAll(batch);
+          int done = deleted.addAndGet(count);
+          if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY && done < paths.size()) {
+            LOG.log(Level.INFO, "vacuum progress: table={0} deleted={1}/{2}", snapshot.location(), done, paths.size());
+          }
+          return batch.size();
+        }));
+      }
+      for (Future<Integer> batch : batches) {
+        batch.get();
+      }
+      return deleted.get();
+    } catch (ExecutionException e) {
+      throw Errors.operationFailed("deleting vacuum candidates of " + snapshot.location() + " (" + deleted.get()
+          + " deleted so far)", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Errors.operationFailed("deleting vacuum candidates of " + snapshot.location() + " (interrupted, "
+          + deleted.get() + " deleted so far)", e);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private long commit(TableSnapshot snapshot, long readVersion, String operation, Map<String, String> parameters, Map<String, String> metrics) {

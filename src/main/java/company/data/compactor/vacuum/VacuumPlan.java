@@ -11,6 +11,8 @@ import java.util.List;
  * @param cutoff files removed (and objects written) before this may go
  * @param candidates the files to delete
  * @param keptYoungObjects files eligible by the log but younger than the cutoff by object time
+ * @param keptUnexpiredTombstones removed files whose tombstones are younger than the cutoff: the
+ *     next vacuum after they expire deletes them
  * @param keptHidden files skipped by the hidden-path rule
  * @param warnings things the operator should know (e.g. time travel beyond the file retention)
  */
@@ -20,6 +22,7 @@ public record VacuumPlan(
     Instant cutoff,
     List<VacuumCandidate> candidates,
     int keptYoungObjects,
+    int keptUnexpiredTombstones,
     int keptHidden,
     List<String> warnings) {
 

@@ -56,6 +56,7 @@ public final class VacuumPlanner {
     String root = snapshot.location().uri() + "/";
     List<VacuumCandidate> candidates = new ArrayList<>();
     int young = 0;
+    int unexpired = 0;
     int hidden = 0;
     for (StoredObject object : objects) {
       if (!object.path().startsWith(root)) {
@@ -73,6 +74,7 @@ public final class VacuumPlanner {
       String reason;
       if (tombstone != null) {
         if (tombstone.removedAtMillis() >= cutoffMillis) {
+          unexpired++;
           continue;
         }
         reason = "expired_tombstone";
@@ -87,7 +89,7 @@ public final class VacuumPlanner {
       }
       candidates.add(new VacuumCandidate(object.path(), object.sizeBytes(), reason));
     }
-    return new VacuumPlan(mode, retention, cutoff, candidates, young, hidden, warnings(snapshot, retention));
+    return new VacuumPlan(mode, retention, cutoff, candidates, young, unexpired, hidden, warnings(snapshot, retention));
   }
 
   private static List<String> warnings(TableSnapshot snapshot, Retention retention) {

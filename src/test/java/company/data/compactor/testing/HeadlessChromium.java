@@ -5,8 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Debian's Chromium ({@code /usr/bin/chromium}, installed by {@code bin/test}), run headless with
@@ -39,12 +41,24 @@ public final class HeadlessChromium {
         "--disable-sync", "--user-data-dir=" + profile));
     command.addAll(mode);
     command.add(page.toUri().toString());
-    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    byte[] out = process.getInputStream().readAllBytes();
-    if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      process.destroyForcibly();
-      throw new IOException("chromium failed on " + page + " (exit " + (process.isAlive() ? "timeout" : process.exitValue()) + ")");
+    try {
+      Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      byte[] out = process.getInputStream().readAllBytes();
+      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        process.destroyForcibly();
+        throw new IOException("chromium failed on " + page + " (exit " + (process.isAlive() ? "timeout" : process.exitValue()) + ")");
+      }
+      return out;
+    } finally {
+      deleteTree(profile);
     }
-    return out;
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 }

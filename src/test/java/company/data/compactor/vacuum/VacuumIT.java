@@ -70,6 +70,7 @@ class VacuumIT {
     VacuumResult result = executor(storage, Clock.systemUTC()).vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, false);
 
     assertThat(result.plan().candidates()).isEmpty();
+    assertThat(result.plan().keptUnexpiredTombstones()).as("the 30 compacted files wait out the retention").isEqualTo(30);
     assertThat(result.deletedFiles()).isZero();
   }
 
@@ -121,17 +122,27 @@ class VacuumIT {
   }
 
   @Test
-  void deletesGoInBatchesOfAThousand() throws Exception {
+  void deletesGoInBatchesOfAThousand_severalAtOnce() throws Exception {
     Path partition = dir.resolve("demo/event_date=2026-10-18");
     for (int i = 0; i < 2500; i++) {
       Path orphan = Files.writeString(partition.resolve("orphan-" + i + ".parquet"), "x");
       Files.setLastModifiedTime(orphan, FileTime.from(java.time.Instant.now().minus(Duration.ofDays(3))));
     }
-    List<Integer> batches = new ArrayList<>();
+    List<Integer> batches = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(2);
     Storage counting = new ForwardingStorage(storage) {
       @Override
       public int deleteAll(Collection<String> paths) throws IOException {
         batches.add(paths.size());
+        threads.add(Thread.currentThread().getName());
+        together.countDown();
+        try {
+          // The first two batches meet here only if they run at the same time.
+          together.await(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
         return super.deleteAll(paths);
       }
     };
@@ -139,6 +150,9 @@ class VacuumIT {
     VacuumResult result = executor(counting, eightDaysLater).vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
 
     assertThat(result.deletedFiles()).isEqualTo(2530);
-    assertThat(batches).containsExactly(1000, 1000, 530);
+    assertThat(batches).containsExactlyInAnyOrder(1000, 1000, 530);
+    assertThat(together.getCount()).as("two batches in flight at once").isZero();
+    assertThat(threads).hasSizeGreaterThan(1);
+    assertThat(parquetFiles()).isEqualTo(3);
   }
 }

@@ -64,6 +64,7 @@ class VacuumPlannerTest {
     assertThat(candidates(plan)).containsExactly("expired.parquet");
     assertThat(plan.candidates().get(0).reason()).isEqualTo("expired_tombstone");
     assertThat(plan.keptYoungObjects()).isEqualTo(1);
+    assertThat(plan.keptUnexpiredTombstones()).as("recent.parquet").isEqualTo(1);
     assertThat(plan.cutoff()).isEqualTo(NOW.minus(Duration.ofHours(168)));
   }
 
@@ -89,6 +90,7 @@ class VacuumPlannerTest {
     assertThat(candidates(plan)).containsExactly("p=1/orphan-old.parquet");
     assertThat(plan.candidates().get(0).reason()).isEqualTo("untracked");
     assertThat(plan.keptYoungObjects()).isEqualTo(1);
+    assertThat(plan.keptUnexpiredTombstones()).as("recent.parquet is tombstoned, not untracked").isEqualTo(1);
   }
 
   @Test

@@ -90,6 +90,7 @@ final class DuckDbRewriter implements BinRewriter {
         ? "SELECT " + projection.selectList() + " FROM " + source
         : zOrdered(projection, source, schema, zOrderColumns);
     Files.createDirectories(outDir);
+    long rowGroupRows = RowGroupSize.rows(targetFileSizeBytes, input.rows(), totalSize(inputs));
     try (Statement s = connection.createStatement()) {
       s.execute(
           "COPY (" + query + ") TO "
@@ -98,6 +99,7 @@ final class DuckDbRewriter implements BinRewriter {
               // zstd level 1: the same file size as the default level 3 here, about 25% faster.
               + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
               + ", FILE_SIZE_BYTES " + targetFileSizeBytes
+              + ", ROW_GROUP_SIZE " + rowGroupRows
               + ", FILENAME_PATTERN 'part-{uuid}', OVERWRITE_OR_IGNORE true)");
     }
     if (!zOrderColumns.isEmpty()) {
@@ -124,6 +126,14 @@ final class DuckDbRewriter implements BinRewriter {
     }
     Checksum output = new Checksum(outputRows, outputHashSum.toString());
     return new Result(outputs, input, output);
+  }
+
+  private static long totalSize(List<Path> files) throws IOException {
+    long bytes = 0;
+    for (Path file : files) {
+      bytes += Files.size(file);
+    }
+    return bytes;
   }
 
   /** Reservoir sample per column for the quantile boundaries, as Delta Lake samples for its ranges. */

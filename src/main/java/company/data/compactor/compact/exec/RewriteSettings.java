@@ -10,7 +10,7 @@ package company.data.compactor.compact.exec;
  */
 public record RewriteSettings(String memoryLimit, int threads, String compression) {
 
-  /** 2 GB, every core, zstd. */
+  /** 1 GB, every core, zstd. */
   public static RewriteSettings defaults() {
     return new RewriteSettings("1GB", Runtime.getRuntime().availableProcessors(), "zstd");
   }

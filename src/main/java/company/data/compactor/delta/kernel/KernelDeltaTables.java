@@ -8,7 +8,8 @@ import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Storage;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
@@ -148,15 +149,31 @@ public final class KernelDeltaTables implements DeltaTables {
     if (statsIndex < 0 || add.isNullAt(statsIndex)) {
       return OptionalLong.empty();
     }
-    try {
-      JsonNode stats = JSON.readTree(add.getString(statsIndex));
-      JsonNode count = stats.get("numRecords");
-      return count != null && count.canConvertToLong()
-          ? OptionalLong.of(count.asLong())
-          : OptionalLong.empty();
+    return numRecords(add.getString(statsIndex));
+  }
+
+  /**
+   * The top-level {@code numRecords} of a stats document, read by streaming up to it: the min/max
+   * values after it are never materialized (a table of 100,000 files parses 100,000 of these).
+   */
+  static OptionalLong numRecords(String stats) {
+    try (JsonParser parser = JSON.getFactory().createParser(stats)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return OptionalLong.empty();
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (name.equals("numRecords")) {
+          return value == JsonToken.VALUE_NUMBER_INT ? OptionalLong.of(parser.getLongValue()) : OptionalLong.empty();
+        }
+        parser.skipChildren();
+      }
+      return OptionalLong.empty();
     } catch (IOException e) {
       // Unreadable stats only cost us the row count; the file itself is still listed.
       return OptionalLong.empty();
     }
   }
+
 }

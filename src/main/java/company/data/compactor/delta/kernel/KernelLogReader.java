@@ -1,6 +1,7 @@
 package company.data.compactor.delta.kernel;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.LogReader;
@@ -109,43 +110,90 @@ public final class KernelLogReader implements LogReader {
     }
   }
 
-  /** Parses one commit; returns its timestamp. */
+  /**
+   * Parses one commit; returns its timestamp. Streams each action up to the fields it needs
+   * (paths, deletion and commit timestamps): an add's stats and everything else are skipped
+   * unparsed, which keeps a log of 100,000 adds cheap in time and garbage.
+   */
   private long readCommit(
       TableLocation location, long version, StoredObject file, Map<String, Tombstone> removals, Map<String, Long> adds)
       throws IOException {
-    List<JsonNode> actions = new ArrayList<>();
+    long commitMillis = file.modificationTimeMillis();
+    Map<String, Long> removed = new HashMap<>();
     try (BufferedReader reader = new BufferedReader(
         new InputStreamReader(storage.openFrom(file.path(), 0), StandardCharsets.UTF_8))) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        if (!line.isBlank()) {
-          actions.add(JSON.readTree(line));
+        if (line.isBlank()) {
+          continue;
+        }
+        try (JsonParser parser = JSON.getFactory().createParser(line)) {
+          if (parser.nextToken() != JsonToken.START_OBJECT) {
+            continue;
+          }
+          while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String action = parser.currentName();
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+              parser.skipChildren();
+              continue;
+            }
+            Map<String, Object> fields = switch (action) {
+              case "commitInfo" -> fields(parser, Set.of("inCommitTimestamp", "timestamp"));
+              case "remove" -> fields(parser, Set.of("path", "deletionTimestamp"));
+              case "add" -> fields(parser, Set.of("path"));
+              default -> {
+                parser.skipChildren();
+                yield Map.of();
+              }
+            };
+            switch (action) {
+              case "commitInfo" -> {
+                Object ts = fields.containsKey("inCommitTimestamp") ? fields.get("inCommitTimestamp") : fields.get("timestamp");
+                if (ts instanceof Long millis) {
+                  commitMillis = Math.max(commitMillis, millis);
+                }
+              }
+              case "remove" -> {
+                if (fields.get("path") instanceof String path) {
+                  long deleted = fields.get("deletionTimestamp") instanceof Long millis ? millis : 0;
+                  removed.merge(resolve(location, path), deleted, Math::max);
+                }
+              }
+              case "add" -> {
+                if (fields.get("path") instanceof String path) {
+                  adds.merge(resolve(location, path), version, Math::max);
+                }
+              }
+              default -> { }
+            }
+          }
         }
       }
     }
-    long commitMillis = file.modificationTimeMillis();
-    for (JsonNode action : actions) {
-      JsonNode info = action.get("commitInfo");
-      if (info != null) {
-        JsonNode ict = info.get("inCommitTimestamp");
-        JsonNode ts = ict != null && ict.canConvertToLong() ? ict : info.get("timestamp");
-        if (ts != null && ts.canConvertToLong()) {
-          commitMillis = Math.max(commitMillis, ts.asLong());
-        }
-      }
-    }
-    for (JsonNode action : actions) {
-      JsonNode remove = action.get("remove");
-      if (remove != null) {
-        long deleted = remove.path("deletionTimestamp").asLong(0);
-        String path = resolve(location, remove.get("path").asText());
-        removals.merge(path, new Tombstone(path, Math.max(deleted, commitMillis), version), KernelLogReader::later);
-      }
-      JsonNode add = action.get("add");
-      if (add != null) {
-        adds.merge(resolve(location, add.get("path").asText()), version, Math::max);
-      }
+    for (Map.Entry<String, Long> remove : removed.entrySet()) {
+      removals.merge(remove.getKey(), new Tombstone(remove.getKey(), Math.max(remove.getValue(), commitMillis), version),
+          KernelLogReader::later);
     }
     return commitMillis;
+  }
+
+  /**
+   * The wanted top-level fields of the object the parser is in (strings as String, integers as
+   * Long), skipping every other value; leaves the parser at the object's end.
+   */
+  private static Map<String, Object> fields(JsonParser parser, Set<String> wanted) throws IOException {
+    Map<String, Object> found = new HashMap<>();
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      String name = parser.currentName();
+      JsonToken value = parser.nextToken();
+      if (wanted.contains(name) && value == JsonToken.VALUE_STRING) {
+        found.put(name, parser.getText());
+      } else if (wanted.contains(name) && value == JsonToken.VALUE_NUMBER_INT) {
+        found.put(name, parser.getLongValue());
+      } else {
+        parser.skipChildren();
+      }
+    }
+    return found;
   }
 
   private List<Tombstone> checkpointTombstones(TableLocation location, List<StoredObject> parts) throws IOException {

@@ -127,6 +127,13 @@ class ZOrderIT {
     assertThat(first.report().get("files_before").asInt()).isEqualTo(FILES);
     assertThat(after.activeFiles()).hasSizeGreaterThanOrEqualTo(4);
     assertThat(after.activeFiles()).allSatisfy(f -> assertThat(f.zOrderedBy()).containsExactly("customer_id"));
+    // Near the target: row groups sized to an eighth of it, so no file overshoots by more than a
+    // quarter, and only the group's last file may be short.
+    long target = 512 * 1024;
+    List<Long> sizes = after.activeFiles().stream().map(DataFile::sizeBytes).sorted().toList();
+    assertThat(sizes).as("output sizes, target %d", target).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(target * 5 / 4));
+    assertThat(sizes.subList(1, sizes.size())).as("output sizes, target %d", target)
+        .allSatisfy(size -> assertThat(size).isGreaterThanOrEqualTo(target / 2));
     assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(checksumBefore);
     assertThat(checksumBefore).startsWith((FILES * ROWS_PER_FILE) + ":");
     double touchedAfter = averageTouched(after, "event_date=2026-11-01", "customer_id", customers);

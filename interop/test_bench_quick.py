@@ -1,0 +1,33 @@
+"""The benchmark command in its CI size: every section runs end to end against the peers on the
+same inputs, every correctness check inside it holds (rows and sums after each rewrite, the same
+inspection figures as delta-rs, exactly the tombstoned files vacuumed by both tools), and it prints
+one entry with a ratio per section. Times at this size say nothing; they are not asserted."""
+import re
+import subprocess
+
+from conftest import ROOT
+
+
+def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
+    results = (ROOT / "bench" / "RESULTS.md").read_bytes()
+
+    proc = subprocess.run([str(ROOT / "bench" / "run"), "--quick", "--work", str(tmp_path / "bench")],
+                          capture_output=True, text=True, timeout=600)
+
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = proc.stdout
+    for heading in ("#### Demo table", "#### Compaction (bin-packing)", "#### Z-order by customer_id",
+                    "#### Metadata-heavy table: inspection and vacuum"):
+        assert heading in out
+    for row in ("| delta-compactor | ", "| delta-rs optimize.compact | ", "| DuckDB COPY (upper bound) | ",
+                "| delta-compactor Z-order | ", "| delta-rs optimize.z_order | ",
+                "| delta-compactor inspect | ", "| delta-compactor vacuum (lite) | ", "| delta-rs vacuum | "):
+        assert row in out, row
+    summary = re.findall(r"^\| (compaction throughput \(bin-packing\)|Z-order throughput|inspection of 2000 files|"
+                         r"vacuum of 2000 tombstoned files|demo table, whole run) \| (\d+\.\d\d)x \|", out, re.M)
+    assert sorted(name for name, _ in summary) == sorted(
+        ["compaction throughput (bin-packing)", "Z-order throughput", "inspection of 2000 files", "vacuum of 2000 tombstoned files",
+         "demo table, whole run"])
+    assert "2000 deleted, 20 left" in out
+    # --quick writes nothing.
+    assert (ROOT / "bench" / "RESULTS.md").read_bytes() == results
