@@ -312,6 +312,17 @@ def write_results(text):
         f.write("\n" + text)
 
 
+def on_copy(source, copy, fn, expected, name):
+    """Runs fn on a fresh copy of source and checks rows and sum(amount) after; the caller reads
+    the copy and removes it. Returns fn's (wall, rss, output)."""
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(source, copy)
+    measured_run = fn(copy)
+    got = rows_and_sum(copy)
+    assert got == expected, f"{name} changed the data: {got} != {expected}"
+    return measured_run
+
+
 def compaction_bench(args, work, source, files, mb, expected):
     results = {"delta-compactor": [], "delta-compactor (snappy)": [], "delta-rs optimize.compact": [],
                "DuckDB COPY (upper bound)": []}
@@ -320,12 +331,8 @@ def compaction_bench(args, work, source, files, mb, expected):
     for i in range(args.repeat):
         for name, fn in tools:
             copy = work / f"run-{i}-{name.replace(' ', '_').replace('(', '').replace(')', '')}"
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(source, copy)
-            wall, rss, _ = fn(copy)
+            wall, rss, _ = on_copy(source, copy, fn, expected, name)
             files_after, bytes_after = table_bytes(copy)
-            got = rows_and_sum(copy)
-            assert got == expected, f"{name} changed the data: {got} != {expected}"
             results[name].append((wall, rss, files_after, bytes_after / 1048576))
             print(f"bench: compaction run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, "
                   f"{files_after} files, {bytes_after / 1048576:.0f} MB", flush=True)
@@ -381,10 +388,7 @@ def demo_bench(args, work):
     for i in range(args.repeat):
         for name, fn in tools:
             copy = work / f"demo-{i}-{name.split()[0]}"
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(source, copy)
-            wall, rss, _ = fn(copy)
-            assert rows_and_sum(copy) == expected, f"{name} changed the demo table"
+            wall, rss, _ = on_copy(source, copy, fn, expected, name)
             results[name].append((wall, rss, table_bytes(copy)[0]))
             print(f"bench: demo run {i + 1} {name}: {wall:.2f} s, peak RSS {rss:.0f} MB", flush=True)
             shutil.rmtree(copy)
