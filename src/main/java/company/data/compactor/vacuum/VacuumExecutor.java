@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs vacuum on one table: reads the log history and the table's files, plans with {@link
  * VacuumPlanner}, and (unless a dry run) records {@code VACUUM START}, deletes in batches of
- * {@value #DELETE_BATCH}, several at once (files already gone count as deleted) and records {@code VACUUM END}, as
- * Delta Lake and delta-rs do, so other engines see it in the history.
+ * {@value #DELETE_BATCH}, several at once (files already gone count as deleted), and records
+ * {@code VACUUM END}, as Delta Lake and delta-rs do, so other engines see it in the history.
  */
 public final class VacuumExecutor {
 

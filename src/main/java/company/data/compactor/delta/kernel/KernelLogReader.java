@@ -51,6 +51,10 @@ public final class KernelLogReader implements LogReader {
           .add("path", StringType.STRING)
           .add("deletionTimestamp", LongType.LONG));
 
+  private static final Set<String> COMMIT_INFO_FIELDS = Set.of("inCommitTimestamp", "timestamp");
+  private static final Set<String> REMOVE_FIELDS = Set.of("path", "deletionTimestamp");
+  private static final Set<String> ADD_FIELDS = Set.of("path");
+
   private final Storage storage;
   private final Engine engine;
 
@@ -136,34 +140,27 @@ public final class KernelLogReader implements LogReader {
               parser.skipChildren();
               continue;
             }
-            Map<String, Object> fields = switch (action) {
-              case "commitInfo" -> fields(parser, Set.of("inCommitTimestamp", "timestamp"));
-              case "remove" -> fields(parser, Set.of("path", "deletionTimestamp"));
-              case "add" -> fields(parser, Set.of("path"));
-              default -> {
-                parser.skipChildren();
-                yield Map.of();
-              }
-            };
             switch (action) {
               case "commitInfo" -> {
-                Object ts = fields.containsKey("inCommitTimestamp") ? fields.get("inCommitTimestamp") : fields.get("timestamp");
+                Map<String, Object> info = fields(parser, COMMIT_INFO_FIELDS);
+                Object ts = info.containsKey("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
                 if (ts instanceof Long millis) {
                   commitMillis = Math.max(commitMillis, millis);
                 }
               }
               case "remove" -> {
-                if (fields.get("path") instanceof String path) {
-                  long deleted = fields.get("deletionTimestamp") instanceof Long millis ? millis : 0;
+                Map<String, Object> remove = fields(parser, REMOVE_FIELDS);
+                if (remove.get("path") instanceof String path) {
+                  long deleted = remove.get("deletionTimestamp") instanceof Long millis ? millis : 0;
                   removed.merge(resolve(location, path), deleted, Math::max);
                 }
               }
               case "add" -> {
-                if (fields.get("path") instanceof String path) {
+                if (fields(parser, ADD_FIELDS).get("path") instanceof String path) {
                   adds.merge(resolve(location, path), version, Math::max);
                 }
               }
-              default -> { }
+              default -> parser.skipChildren();
             }
           }
         }

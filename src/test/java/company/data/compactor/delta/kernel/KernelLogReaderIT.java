@@ -58,4 +58,32 @@ class KernelLogReaderIT {
     assertThat(byName.get("p=x/b c.parquet").removedAtMillis()).isEqualTo(2000);
     assertThat(history.readdedPaths()).containsExactly(location.uri() + "/d.parquet");
   }
+
+  @Test
+  void streamsOnlyTheFieldsItNeeds_whereverTheyStand_andIgnoresLookAlikesInsideOtherValues() throws Exception {
+    Path log = Files.createDirectories(dir.resolve("s/_delta_log"));
+    Path commit = Files.writeString(log.resolve("00000000000000000000.json"), String.join("\n",
+        "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"x\"],\"writerFeatures\":[\"inCommitTimestamp\"]}}",
+        "{\"metaData\":{\"id\":\"m\",\"format\":{\"provider\":\"parquet\",\"options\":{\"path\":\"not-a-file\"}},"
+            + "\"schemaString\":\"{\\\"remove\\\":{\\\"path\\\":\\\"fake\\\"}}\",\"partitionColumns\":[]}}",
+        "{\"remove\":{\"dataChange\":false,\"tags\":{\"path\":\"not-this\"},\"path\":\"gone.parquet\",\"deletionTimestamp\":123}}",
+        "{\"add\":{\"partitionValues\":{\"path\":\"nor-this\"},\"stats\":\"{\\\"path\\\":\\\"x\\\"}\",\"path\":\"new.parquet\",\"size\":1}}",
+        "{\"txn\":{\"appId\":\"a\",\"version\":1}}",
+        "{\"commitInfo\":{\"timestamp\":9000,\"inCommitTimestamp\":5000,\"operationParameters\":{\"timestamp\":99999}}}",
+        ""));
+    Files.setLastModifiedTime(commit, java.nio.file.attribute.FileTime.fromMillis(1));
+
+    TableLocation location = new TableLocation("file:" + dir.resolve("s"));
+    LogHistory history = new KernelLogReader(new LocalStorage()).read(location);
+
+    assertThat(history.tombstones()).singleElement().satisfies(t -> {
+      assertThat(t.path()).isEqualTo(location.uri() + "/gone.parquet");
+      // The in-commit timestamp (written after the remove) wins over the wall-clock one and the
+      // nested operationParameters.timestamp; it is later than the remove's own 123.
+      assertThat(t.removedAtMillis()).isEqualTo(5000);
+      assertThat(t.version()).isZero();
+    });
+    assertThat(history.oldestCommitMillis()).isEqualTo(5000);
+    assertThat(history.readdedPaths()).isEmpty();
+  }
 }
