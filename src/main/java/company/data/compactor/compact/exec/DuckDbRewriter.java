@@ -30,6 +30,7 @@ import java.util.stream.Stream;
 final class DuckDbRewriter implements BinRewriter {
 
   private final Connection connection;
+  private final int threads;
 
   /**
    * Opens DuckDB with its memory, threads, spill directory and home directory bounded to
@@ -38,6 +39,7 @@ final class DuckDbRewriter implements BinRewriter {
   DuckDbRewriter(RewriteSettings settings, Path scratch) throws SQLException, IOException {
     Path temp = Files.createDirectories(scratch.resolve("duckdb-temp"));
     Path home = Files.createDirectories(scratch.resolve("duckdb-home"));
+    threads = settings.threads();
     connection = DuckDbConnections.inMemory();
     try (Statement s = connection.createStatement()) {
       s.execute("SET home_directory = " + Sql.literal(home.toString()));
@@ -91,19 +93,17 @@ final class DuckDbRewriter implements BinRewriter {
         : zOrdered(projection, source, schema, zOrderColumns);
     Files.createDirectories(outDir);
     long rowGroupRows = RowGroupSize.rows(targetFileSizeBytes, input.rows(), totalSize(inputs));
+    String options = " (FORMAT parquet, COMPRESSION " + compression
+        // zstd level 1: the same file size as the default level 3 here, about 25% faster.
+        + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
+        + ", FILE_SIZE_BYTES " + targetFileSizeBytes
+        + ", ROW_GROUP_SIZE " + rowGroupRows
+        + ", FILENAME_PATTERN 'part-{uuid}', OVERWRITE_OR_IGNORE true)";
     try (Statement s = connection.createStatement()) {
-      s.execute(
-          "COPY (" + query + ") TO "
-              + Sql.literal(outDir.toString())
-              + " (FORMAT parquet, COMPRESSION " + compression
-              // zstd level 1: the same file size as the default level 3 here, about 25% faster.
-              + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
-              + ", FILE_SIZE_BYTES " + targetFileSizeBytes
-              + ", ROW_GROUP_SIZE " + rowGroupRows
-              + ", FILENAME_PATTERN 'part-{uuid}', OVERWRITE_OR_IGNORE true)");
-    }
-    if (!zOrderColumns.isEmpty()) {
-      try (Statement s = connection.createStatement()) {
+      if (zOrderColumns.isEmpty()) {
+        s.execute("COPY (" + query + ") TO " + Sql.literal(outDir.toString()) + options);
+      } else {
+        writeInOrder(s, query, outDir, options);
         for (int j = 0; j < zOrderColumns.size(); j++) {
           s.execute("DROP TABLE IF EXISTS __zb" + j);
         }
@@ -134,6 +134,25 @@ final class DuckDbRewriter implements BinRewriter {
       bytes += Files.size(file);
     }
     return bytes;
+  }
+
+  /**
+   * Writes the rows of {@code query} in its order, files holding consecutive slices. DuckDB 2.0.0's
+   * parallel writer, when it rotates files by size, lets a thread's row groups land in the next
+   * file (7 of 12 consecutive files overlapped in key range on a 200 MB partition), which costs
+   * data skipping. So the rows are sorted in parallel into a temporary table (spilling to scratch
+   * past the memory limit) and written from it by one thread, which keeps every file a contiguous
+   * slice (about 15% slower than the parallel write).
+   */
+  private void writeInOrder(Statement s, String query, Path outDir, String options) throws SQLException {
+    s.execute("CREATE OR REPLACE TEMP TABLE __zsorted AS " + query);
+    s.execute("SET threads = 1");
+    try {
+      s.execute("COPY __zsorted TO " + Sql.literal(outDir.toString()) + options);
+    } finally {
+      s.execute("SET threads = " + threads);
+      s.execute("DROP TABLE IF EXISTS __zsorted");
+    }
   }
 
   /** Reservoir sample per column for the quantile boundaries, as Delta Lake samples for its ranges. */
