@@ -49,9 +49,7 @@ def measured(cmd, env=None):
 
 
 def table_bytes(path):
-    from deltalake import DeltaTable
-    import pyarrow as pa
-    adds = pa.table(DeltaTable(str(path)).get_add_actions(flatten=True)).to_pylist()
+    adds = add_actions(path)
     return len(adds), sum(a["size_bytes"] for a in adds)
 
 
@@ -147,11 +145,15 @@ ZORDER_TARGET_MB = 16
 SKIPPING_SAMPLES = 32
 
 
-def bounds_by_partition(path, column):
-    """{partition: [(min, max)]} of the active files, from delta-rs's add actions (stats)."""
+def add_actions(path):
+    """The active files' add actions (path, partition, stats), flattened, as read by delta-rs."""
     from deltalake import DeltaTable
     import pyarrow as pa
-    adds = pa.table(DeltaTable(str(path)).get_add_actions(flatten=True)).to_pylist()
+    return pa.table(DeltaTable(str(path)).get_add_actions(flatten=True)).to_pylist()
+
+
+def bounds_by_partition(adds, column):
+    """{partition: [(min, max)]} of the active files, from their add actions' stats."""
     out = {}
     for a in adds:
         part = a.get("partition.day")
@@ -177,16 +179,13 @@ def sampled_values(path):
     return random.Random(42).sample(column, SKIPPING_SAMPLES)
 
 
-def row_group_reads(path, column, values):
+def row_group_reads(path, adds, column, values):
     """What a point lookup reads when the reader also prunes row groups by their footer statistics
     (Spark, delta-rs/DataFusion and DuckDB all do): per partition and sampled value, the row groups
     (and their compressed MB) of the files whose log min/max could hold the value that could hold
     it themselves. Returns (row groups, MB) averaged over partitions and values."""
-    from deltalake import DeltaTable
-    import pyarrow as pa
     import pyarrow.parquet as pq
     from urllib.parse import unquote
-    adds = pa.table(DeltaTable(str(path)).get_add_actions(flatten=True)).to_pylist()
     by_partition = {}
     for a in adds:
         meta = pq.read_metadata(str(Path(path) / unquote(a["path"])))
@@ -214,7 +213,7 @@ def row_group_reads(path, column, values):
 
 
 def zorder_bench(args, work, source, files, mb, expected):
-    before = bounds_by_partition(source, ZORDER_COLUMN)
+    before = bounds_by_partition(add_actions(source), ZORDER_COLUMN)
     values = sampled_values(source)
     fraction_before = skipping_fraction(before, values)
     tools = [("delta-compactor Z-order", ours_zorder)]
@@ -239,10 +238,11 @@ def zorder_bench(args, work, source, files, mb, expected):
                 continue
             got = rows_and_sum(copy)
             assert got == expected, f"{name} changed the data: {got} != {expected}"
-            after = bounds_by_partition(copy, ZORDER_COLUMN)
+            adds = add_actions(copy)
+            after = bounds_by_partition(adds, ZORDER_COLUMN)
             fraction = skipping_fraction(after, values)
             files_after = sum(len(f) for f in after.values())
-            groups, group_mb = row_group_reads(copy, ZORDER_COLUMN, values)
+            groups, group_mb = row_group_reads(copy, adds, ZORDER_COLUMN, values)
             results[name].append((wall, rss, files_after, fraction, reported, groups, group_mb))
             print(f"bench: run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, {files_after} files, "
                   f"skipping fraction {fraction:.3f} (before {fraction_before:.3f}), a lookup reads {groups:.2f} row groups, "

@@ -3,6 +3,7 @@ package company.data.compactor.probe;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,7 +73,7 @@ public final class StorageReadProbe implements LatencyProbe {
           result = fetchAndQuery(files, dir);
           runs.add((System.nanoTime() - started) / 1e6);
         } finally {
-          deleteTree(dir);
+          Scratch.deleteTree(dir);
         }
       }
     } catch (IOException | SQLException e) {
@@ -125,11 +126,4 @@ public final class StorageReadProbe implements LatencyProbe {
     return Math.round(ms * 10) / 10.0;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    try (var walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
 }

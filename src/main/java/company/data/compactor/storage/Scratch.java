@@ -61,6 +61,15 @@ public final class Scratch implements AutoCloseable {
   /** Deletes the directory and everything in it. */
   @Override
   public void close() {
+    try {
+      deleteTree(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete scratch directory " + dir, e);
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it; nothing when it does not exist. */
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }
@@ -68,8 +77,6 @@ public final class Scratch implements AutoCloseable {
       for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
         Files.deleteIfExists(p);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete scratch directory " + dir, e);
     }
   }
 }

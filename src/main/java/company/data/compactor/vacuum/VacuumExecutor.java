@@ -14,6 +14,7 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -100,19 +101,19 @@ public final class VacuumExecutor {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
     AtomicInteger deleted = new AtomicInteger();
     try {
-      List<Future<Integer>> batches = new ArrayList<>();
+      List<Future<Void>> batches = new ArrayList<>();
       for (int from = 0; from < paths.size(); from += DELETE_BATCH) {
         List<String> batch = paths.subList(from, Math.min(paths.size(), from + DELETE_BATCH));
-        batches.add(pool.submit(() -> {
+        batches.add(pool.submit((Callable<Void>) () -> {
           int count = storage.deleteAll(batch);
           int done = deleted.addAndGet(count);
           if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY && done < paths.size()) {
             LOG.log(Level.INFO, "vacuum progress: table={0} deleted={1}/{2}", snapshot.location(), done, paths.size());
           }
-          return batch.size();
+          return null;
         }));
       }
-      for (Future<Integer> batch : batches) {
+      for (Future<Void> batch : batches) {
         batch.get();
       }
       return deleted.get();

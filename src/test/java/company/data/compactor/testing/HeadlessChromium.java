@@ -1,14 +1,13 @@
 package company.data.compactor.testing;
 
+import company.data.compactor.storage.Scratch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Debian's Chromium ({@code /usr/bin/chromium}, installed by {@code bin/test}), run headless with
@@ -50,15 +49,7 @@ public final class HeadlessChromium {
       }
       return out;
     } finally {
-      deleteTree(profile);
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
+      Scratch.deleteTree(profile);
     }
   }
 }

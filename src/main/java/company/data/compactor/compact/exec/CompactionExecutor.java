@@ -172,7 +172,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
           removed.addAll(bin.files());
           rows += result.input().rows();
         } finally {
-          deleteTree(binDir);
+          Scratch.deleteTree(binDir);
         }
       }
       long bytesRemoved = removed.stream().mapToLong(DataFile::sizeBytes).sum();
@@ -322,14 +322,4 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     storage.deleteAll(added.stream().map(NewDataFile::path).toList());
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
 }
