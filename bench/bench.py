@@ -98,10 +98,11 @@ def duckdb_rewrite(path, out):
     return wall, rss, None
 
 
-def ours_zorder(path, compression="zstd"):
+def ours_zorder(path, compression="zstd", target_mb=None):
     env = dict(os.environ, COMPACTOR_PARQUET_COMPRESSION=compression)
+    target = f"{target_mb:.3f}" if target_mb else str(ZORDER_TARGET_MB)
     wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "run", "--demo-mode", "false", "--table-uri", str(path),
-                               "--z-order-columns", ZORDER_COLUMN, "--target-file-size-mb", str(ZORDER_TARGET_MB), "--json"],
+                               "--z-order-columns", ZORDER_COLUMN, "--target-file-size-mb", target, "--json"],
                               env=env)
     report = json.loads(out)
     assert report["compacted"], report["steps"]
@@ -243,7 +244,8 @@ def zorder_bench(args, work, source, files, mb, expected):
             fraction = skipping_fraction(after, values)
             files_after = sum(len(f) for f in after.values())
             groups, group_mb = row_group_reads(copy, adds, ZORDER_COLUMN, values)
-            results[name].append((wall, rss, files_after, fraction, reported, groups, group_mb))
+            bytes_after = sum(a["size_bytes"] for a in adds)
+            results[name].append((wall, rss, files_after, fraction, reported, groups, group_mb, bytes_after))
             print(f"bench: run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, {files_after} files, "
                   f"skipping fraction {fraction:.3f} (before {fraction_before:.3f}), a lookup reads {groups:.2f} row groups, "
                   f"{group_mb:.2f} MB per partition"
@@ -285,6 +287,8 @@ def zorder_bench(args, work, source, files, mb, expected):
                      f"{statistics.median(r[3] for r in runs) * runs[0][2] / args.partitions:.2f} | "
                      f"{statistics.median(r[5] for r in runs):.2f} | {statistics.median(r[6] for r in runs):.2f} | {ratio} |")
     lines.append("")
+    equal_lines, equal_summary = equal_file_counts(args, work, source, ok, values, expected)
+    lines += equal_lines
     summary = []
     mine = ok.get("delta-compactor Z-order") or []
     if mine and rs_wall:
@@ -295,7 +299,60 @@ def zorder_bench(args, work, source, files, mb, expected):
             summary.append((f"Z-order skipping vs {name.split(' OPTIMIZE')[0].split(' optimize')[0]}",
                             f"files: {statistics.median(r[3] for r in mine):.3f} vs {statistics.median(r[3] for r in runs):.3f}",
                             f"MB a lookup reads: {statistics.median(r[6] for r in mine):.2f} vs {statistics.median(r[6] for r in runs):.2f} (lower is better)"))
-    return "\n".join(lines) + "\n", summary
+    return "\n".join(lines) + "\n", summary + equal_summary
+
+
+def equal_file_counts(args, work, source, ok, values, expected):
+    """The skipping fraction is a share of a partition's files, so it falls with the file count as
+    much as with the clustering: a tool that writes twice the files at half the size halves it.
+    To compare clustering, delta-compactor is run once more per peer with the target that gives
+    it the peer's files per partition (its output bytes per partition over that count, less half a
+    file so the count is not overshot), and both fractions are shown side by side."""
+    mine = ok.get("delta-compactor Z-order") or []
+    if not mine:
+        return [], []
+    our_files = round(statistics.median(r[2] for r in mine) / args.partitions)
+    our_bytes = statistics.median(r[7] for r in mine) / args.partitions
+    lines = ["At equal file counts: the skipping fraction compares clustering only when both layouts have as many "
+             "files per partition (it is a share of them). Where a peer wrote a different count, delta-compactor "
+             "ran once more with the target that gives it the peer's count (its output MB per partition divided by "
+             "that count less half a file); rows and sum(amount) checked again.",
+             "",
+             "| peer | peer files per partition | peer skipping fraction | delta-compactor target MB "
+             "| delta-compactor files per partition | delta-compactor skipping fraction | MB a lookup reads (peer / ours) |",
+             "|---|---|---|---|---|---|---|"]
+    summary = []
+    for name, runs in ok.items():
+        if name.startswith("delta-compactor") or not runs:
+            continue
+        peer_files = round(statistics.median(r[2] for r in runs) / args.partitions)
+        peer_fraction = statistics.median(r[3] for r in runs)
+        peer_mb = statistics.median(r[6] for r in runs)
+        if peer_files == our_files:
+            target_mb = ZORDER_TARGET_MB
+            files_ours = statistics.median(r[2] for r in mine) / args.partitions
+            fraction = statistics.median(r[3] for r in mine)
+            group_mb = statistics.median(r[6] for r in mine)
+        else:
+            target_mb = our_bytes / max(0.5, peer_files - 0.5) / 1048576
+            copy = work / f"z-equal-{name.split()[0]}"
+            on_copy(source, copy, lambda p: ours_zorder(p, target_mb=target_mb), expected, "delta-compactor Z-order")
+            adds = add_actions(copy)
+            after = bounds_by_partition(adds, ZORDER_COLUMN)
+            files_ours = sum(len(f) for f in after.values()) / args.partitions
+            fraction = skipping_fraction(after, values)
+            group_mb = row_group_reads(copy, adds, ZORDER_COLUMN, values)[1]
+            shutil.rmtree(copy)
+        print(f"bench: at {peer_files} files per partition ({name}): ours {files_ours:.1f} files at {target_mb:.2f} MB, "
+              f"skipping fraction {fraction:.3f} vs {peer_fraction:.3f}", flush=True)
+        peer = name.split(' OPTIMIZE')[0].split(' optimize')[0]
+        lines.append(f"| {name} | {peer_files} | {peer_fraction:.3f} | {target_mb:.2f} | {files_ours:.1f} | {fraction:.3f} "
+                     f"| {peer_mb:.2f} / {group_mb:.2f} |")
+        summary.append((f"Z-order skipping vs {peer} at equal file count",
+                        f"files: {fraction:.3f} vs {peer_fraction:.3f}",
+                        f"{files_ours:.1f} vs {peer_files} files per partition (lower fraction is better)"))
+    lines.append("")
+    return lines, summary
 
 
 def machine_line():

@@ -28,6 +28,11 @@ def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
     assert sorted(name for name, _ in summary) == sorted(
         ["compaction throughput (bin-packing)", "Z-order throughput", "inspection of 2000 files", "vacuum of 2000 tombstoned files",
          "demo table, whole run"])
+    # Skipping compared at equal file counts: ours re-run to the peer's files per partition.
+    equal = re.search(r"^\| Z-order skipping vs delta-rs at equal file count \| files: (\d\.\d{3}) vs (\d\.\d{3}) \| "
+                      r"(\d+\.\d) vs (\d+) files per partition", out, re.M)
+    assert equal, out[-3000:]
+    assert float(equal.group(3)) == float(equal.group(4)), equal.group(0)
     assert "2000 deleted, 20 left" in out
     # --quick writes nothing.
     assert (ROOT / "bench" / "RESULTS.md").read_bytes() == results

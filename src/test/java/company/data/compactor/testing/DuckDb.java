@@ -45,6 +45,26 @@ public final class DuckDb {
     }
   }
 
+  /**
+   * The min and max of a BIGINT column per row group of one file, in the file's row-group order,
+   * read from the Parquet footer.
+   */
+  public static List<long[]> rowGroupRanges(DataFile file, String column) throws SQLException {
+    String sql = "SELECT CAST(stats_min_value AS BIGINT), CAST(stats_max_value AS BIGINT) FROM parquet_metadata("
+        + paths(List.of(file)) + ") WHERE path_in_schema = ? ORDER BY row_group_id";
+    List<long[]> ranges = new java.util.ArrayList<>();
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.setString(1, column);
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          ranges.add(new long[] {result.getLong(1), result.getLong(2)});
+        }
+      }
+    }
+    return ranges;
+  }
+
   private static String paths(List<DataFile> files) {
     return files.stream()
         .map(f -> "'" + LocalStorage.toPath(f.path()).toString().replace("'", "''") + "'")

@@ -135,13 +135,22 @@ class ZOrderIT {
     assertThat(first.report().get("files_before").asInt()).isEqualTo(FILES);
     assertThat(after.activeFiles()).hasSizeGreaterThanOrEqualTo(4);
     assertThat(after.activeFiles()).allSatisfy(f -> assertThat(f.zOrderedBy()).containsExactly("customer_id"));
-    // Near the target: row groups sized to an eighth of it, so no file overshoots by more than a
-    // quarter, and only the group's last file may be short.
+    // Near the target: the rows are cut into equal slices from a measured bytes per row, as many as
+    // keep each at the target, so every file is between half the target and the target (a quarter
+    // over allowed for the estimate), none a short remainder.
     long target = 512 * 1024;
     List<Long> sizes = after.activeFiles().stream().map(DataFile::sizeBytes).sorted().toList();
-    assertThat(sizes).as("output sizes, target %d", target).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(target * 5 / 4));
-    assertThat(sizes.subList(1, sizes.size())).as("output sizes, target %d", target)
-        .allSatisfy(size -> assertThat(size).isGreaterThanOrEqualTo(target / 2));
+    assertThat(sizes).as("output sizes, target %d", target).allSatisfy(size -> assertThat(size)
+        .isLessThanOrEqualTo(target * 5 / 4).isGreaterThanOrEqualTo(target / 2));
+    // Inside each file the row groups follow the order too, so a reader prunes row groups as well.
+    for (DataFile file : after.activeFiles()) {
+      List<long[]> groups = DuckDb.rowGroupRanges(file, "customer_id");
+      assertThat(groups).as("row groups of %s", file.path()).hasSizeGreaterThan(1);
+      for (int g = 1; g < groups.size(); g++) {
+        assertThat(groups.get(g)[0]).as("row group %d of %s starts at or after the previous one's end", g, file.path())
+            .isGreaterThanOrEqualTo(groups.get(g - 1)[1]);
+      }
+    }
     // Files are consecutive slices of the order: sorted by their minimum, each starts at or after
     // the previous one's maximum (a parallel writer that lets row groups spill into the next file
     // breaks this, and with it the skipping).
