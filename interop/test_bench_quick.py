@@ -23,10 +23,11 @@ def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
                 "| delta-compactor Z-order | ", "| delta-rs optimize.z_order | ",
                 "| delta-compactor inspect | ", "| delta-compactor vacuum (lite) | ", "| delta-rs vacuum | "):
         assert row in out, row
-    summary = re.findall(r"^\| (compaction throughput \(bin-packing\)|Z-order throughput|inspection of 2000 files|"
+    summary = re.findall(r"^\| (compaction throughput \(bin-packing\)|Z-order throughput|Z-order throughput \(Z-order step\)|"
+                         r"inspection of 2000 files|"
                          r"vacuum of 2000 tombstoned files|demo table, whole run) \| (\d+\.\d\d)x \|", out, re.M)
     assert sorted(name for name, _ in summary) == sorted(
-        ["compaction throughput (bin-packing)", "Z-order throughput", "inspection of 2000 files", "vacuum of 2000 tombstoned files",
+        ["compaction throughput (bin-packing)", "Z-order throughput", "Z-order throughput (Z-order step)", "inspection of 2000 files", "vacuum of 2000 tombstoned files",
          "demo table, whole run"])
     # Skipping compared at equal file counts: ours re-run to the peer's files per partition.
     equal = re.search(r"^\| Z-order skipping vs delta-rs at equal file count \| files: (\d\.\d{3}) vs (\d\.\d{3}) \| "

@@ -65,6 +65,21 @@ public final class DuckDb {
     return ranges;
   }
 
+  /**
+   * How many of {@code files} hold rows of each value of {@code column}, averaged over its values,
+   * read from the data (not from the statistics, which Delta truncates for long strings).
+   */
+  public static double averageFilesPerValue(List<DataFile> files, String column) throws SQLException {
+    String sql = "SELECT avg(n) FROM (SELECT count(DISTINCT filename) AS n FROM read_parquet([" + paths(files)
+        + "], hive_partitioning=false, filename=true) GROUP BY \"" + column + "\")";
+    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet result = statement.executeQuery()) {
+      result.next();
+      return result.getDouble(1);
+    }
+  }
+
   private static String paths(List<DataFile> files) {
     return files.stream()
         .map(f -> "'" + LocalStorage.toPath(f.path()).toString().replace("'", "''") + "'")

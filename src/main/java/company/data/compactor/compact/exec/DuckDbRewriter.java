@@ -102,7 +102,7 @@ final class DuckDbRewriter implements BinRewriter {
       } else {
         writeInOrder(s, query, outDir, format, targetFileSizeBytes, rowGroupRows);
         for (int j = 0; j < zOrderColumns.size(); j++) {
-          s.execute("DROP TABLE IF EXISTS __zb" + j);
+          s.execute("RESET VARIABLE " + boundaries(j));
         }
       }
     }
@@ -186,12 +186,14 @@ final class DuckDbRewriter implements BinRewriter {
 
   /**
    * The rows ordered by the Z-order key. One column: the key is a monotonic function of the value,
-   * so the rows are ordered by the value itself (the same clustering, ties ordered too, without the
-   * bucketing join). Several columns: per column, the distinct sampled quantile boundaries go into
-   * a temporary table, an ASOF join gives each row its bucket (how many boundaries are at or below
-   * its value; NULL: 0), and the interleaved bucket bits ({@link ZOrderKey#sql}) order the rows.
-   * The inputs are streamed, not copied into DuckDB; its external sort stays inside the memory
-   * limit.
+   * so the rows are ordered by the value itself (the same clustering, ties ordered too, without
+   * bucketing). Several columns: per column, the distinct sampled quantile boundaries, sorted, go
+   * into a session variable as one list; each row's bucket (how many boundaries are at or below its
+   * value; NULL: 0) is found by a branch-free binary search over that list, ten halving steps, one
+   * projection each; the interleaved bucket bits ({@link ZOrderKey#sql}) order the rows. The inputs
+   * are streamed, not copied into DuckDB; its external sort stays inside the memory limit, spilling
+   * to scratch. (An ASOF join against the boundaries gave the same buckets but sorted the whole
+   * input once per column and ran out of memory under a limit smaller than the data.)
    */
   private String zOrdered(Projection projection, String source, TableSchema schema, List<String> columns)
       throws SQLException {
@@ -199,33 +201,59 @@ final class DuckDbRewriter implements BinRewriter {
     String names = projection.columns().stream().map(c -> Sql.identifier(c.name()))
         .collect(java.util.stream.Collectors.joining(", "));
     if (columns.size() == 1) {
-      return "SELECT " + names + " FROM " + projected + " ORDER BY " + orderValue(schema, columns.get(0), null) + " NULLS FIRST";
+      return "SELECT " + names + " FROM " + projected + " ORDER BY " + orderValue(schema, columns.get(0)) + " NULLS FIRST";
     }
-    List<String> joins = new ArrayList<>();
-    List<String> buckets = new ArrayList<>();
     try (Statement s = connection.createStatement()) {
       for (int j = 0; j < columns.size(); j++) {
         // The sample's values where the rank crosses each i/BUCKETS: at most BUCKETS - 1 distinct
         // boundaries, from one sort (quantile_disc with a thousand fractions took seconds).
-        s.execute("CREATE OR REPLACE TEMP TABLE __zb" + j + " AS"
-            + " WITH sample AS (SELECT v FROM (SELECT " + orderValue(schema, columns.get(j), null) + " AS v FROM " + projected
+        s.execute("SET VARIABLE " + boundaries(j) + " = ("
+            + " WITH sample AS (SELECT v FROM (SELECT " + orderValue(schema, columns.get(j)) + " AS v FROM " + projected
             + ") WHERE v IS NOT NULL USING SAMPLE reservoir(" + QUANTILE_SAMPLE_ROWS + " ROWS) REPEATABLE (42)),"
             + " ranked AS (SELECT v, row_number() OVER (ORDER BY v) AS rn, count(*) OVER () AS n FROM sample)"
-            + " SELECT lo, row_number() OVER (ORDER BY lo) AS id FROM (SELECT DISTINCT v AS lo FROM ranked"
-            + " WHERE rn > 1 AND ((rn - 1) * " + ZOrderKey.BUCKETS + ") // n <> ((rn - 2) * " + ZOrderKey.BUCKETS + ") // n)");
-        joins.add(" ASOF LEFT JOIN __zb" + j + " ON " + orderValue(schema, columns.get(j), "__zsrc") + " >= __zb" + j + ".lo");
-        buckets.add("coalesce(__zb" + j + ".id, 0)");
+            + " SELECT list(lo ORDER BY lo) FROM (SELECT DISTINCT v AS lo FROM ranked"
+            + " WHERE rn > 1 AND ((rn - 1) * " + ZOrderKey.BUCKETS + ") // n <> ((rn - 2) * " + ZOrderKey.BUCKETS + ") // n))");
       }
     }
-    String qualified = projection.columns().stream().map(c -> "__zsrc." + Sql.identifier(c.name()))
-        .collect(java.util.stream.Collectors.joining(", "));
-    return "SELECT " + names + " FROM (SELECT " + qualified + ", " + ZOrderKey.sql(buckets) + " AS __zkey FROM "
-        + projected + " AS __zsrc" + String.join("", joins) + ") ORDER BY __zkey";
+    List<String> values = columns.stream().map(c -> orderValue(schema, c)).toList();
+    List<String> buckets = java.util.stream.IntStream.range(0, columns.size()).mapToObj(DuckDbRewriter::bucket).toList();
+    return "SELECT " + names + " FROM " + withBuckets(projected, values) + " ORDER BY " + ZOrderKey.sql(buckets);
+  }
+
+  /**
+   * {@code relation} with a column {@link #bucket}(j) per value expression: how many entries of the
+   * sorted, distinct list in the session variable {@link #boundaries}(j) are at or below the value
+   * (NULL, or no list: 0). Step down from half the bucket count: a bucket moves up by the step when
+   * the boundary that far above it is at or below the value (past the list's end it stays).
+   */
+  static String withBuckets(String relation, List<String> values) {
+    List<String> zeros = new ArrayList<>();
+    for (int j = 0; j < values.size(); j++) {
+      zeros.add("0 AS " + bucket(j));
+    }
+    String searched = "(SELECT *, " + String.join(", ", zeros) + " FROM " + relation + ")";
+    for (int step = ZOrderKey.BUCKETS / 2; step >= 1; step /= 2) {
+      List<String> moves = new ArrayList<>();
+      for (int j = 0; j < values.size(); j++) {
+        moves.add(bucket(j) + " + CASE WHEN coalesce(" + values.get(j) + " >= getvariable('" + boundaries(j) + "')["
+            + bucket(j) + " + " + step + "], false) THEN " + step + " ELSE 0 END AS " + bucket(j));
+      }
+      searched = "(SELECT * REPLACE (" + String.join(", ", moves) + ") FROM " + searched + ")";
+    }
+    return searched;
+  }
+
+  static String boundaries(int column) {
+    return "__zorder_boundaries_" + column;
+  }
+
+  static String bucket(int column) {
+    return "__zorder_bucket_" + column;
   }
 
   /** The column's value in an orderable form: booleans as 0/1 (quantiles need numbers or text). */
-  private static String orderValue(TableSchema schema, String column, String table) {
-    String ref = (table == null ? "" : table + ".") + Sql.identifier(column);
+  private static String orderValue(TableSchema schema, String column) {
+    String ref = Sql.identifier(column);
     String type = schema.column(column).map(Column::type).orElse("");
     return type.equals("boolean") ? "CAST(" + ref + " AS TINYINT)" : ref;
   }

@@ -179,6 +179,58 @@ class TypedCompactionIT {
     }
   }
 
+  /**
+   * The bucket search in DuckDB against counting in Java: for each value, how many boundaries are
+   * at or below it, over integers, doubles (NaN sorts last in both), strings sharing a long
+   * prefix, dates and decimals; values below, between, equal to and above the boundaries; NULL: 0.
+   * Boundary lists of 1 to 1,023 entries (a full list uses every step of the search).
+   */
+  @Test
+  void zOrderBucketSearch_inDuckDb_countsTheBoundariesAtOrBelowEachValue() throws Exception {
+    java.util.Random random = new java.util.Random(11);
+    String prefix = "account-holder-with-a-long-shared-prefix-".repeat(4);
+    record Case(String type, java.util.function.IntFunction<String> literal) {}
+    List<Case> cases = List.of(
+        new Case("BIGINT", i -> Long.toString(i * 7L - 3_000)),
+        new Case("DOUBLE", i -> Double.toString(i * 0.37 - 100)),
+        new Case("VARCHAR", i -> "'" + prefix + String.format("%06d", i) + "'"),
+        new Case("DATE", i -> "DATE '2020-01-01' + " + i),
+        new Case("DECIMAL(18,3)", i -> "CAST(" + (i * 13 - 5_000) + " AS DECIMAL(18,3)) / 1000"));
+    try (java.sql.Connection c = company.data.compactor.duckdb.DuckDbConnections.inMemory();
+        java.sql.Statement s = c.createStatement()) {
+      for (Case test : cases) {
+        for (int size : new int[] {1, 2, 100, 1_023}) {
+          // Boundaries at ranks spread over 0..2*size; values at every rank 0..2*size+2 and NULL.
+          java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
+          while (ranks.size() < size) {
+            ranks.add(1 + random.nextInt(2 * size));
+          }
+          String list = ranks.stream().map(r -> "CAST(" + test.literal().apply(r) + " AS " + test.type() + ")")
+              .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+          s.execute("SET VARIABLE " + DuckDbRewriter.boundaries(0) + " = " + list);
+          StringBuilder values = new StringBuilder("(-1, CAST(NULL AS " + test.type() + "))");
+          for (int rank = 0; rank <= 2 * size + 2; rank++) {
+            values.append(", (").append(rank).append(", CAST(").append(test.literal().apply(rank)).append(" AS ")
+                .append(test.type()).append("))");
+          }
+          s.execute("CREATE OR REPLACE TEMP TABLE vals AS SELECT * FROM (VALUES " + values + ") t(r, v)");
+          String sql = "SELECT r, " + DuckDbRewriter.bucket(0) + " FROM " + DuckDbRewriter.withBuckets("(SELECT r, v FROM vals)", List.of("v"))
+              + " ORDER BY r";
+          try (java.sql.ResultSet rs = s.executeQuery(sql)) {
+            int rows = 0;
+            while (rs.next()) {
+              int rank = rs.getInt(1);
+              long expected = rank < 0 ? 0 : ranks.headSet(rank, true).size();
+              assertThat(rs.getLong(2)).as("%s, %d boundaries, value of rank %d", test.type(), size, rank).isEqualTo(expected);
+              rows++;
+            }
+            assertThat(rows).isEqualTo(2 * size + 4);
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void stats_boundEveryValue_withTruncatedStringsAndMillisecondTimestamps() throws Exception {
     LocalStorage storage = new LocalStorage();
