@@ -213,6 +213,21 @@ def row_group_reads(path, adds, column, values):
     return sum(counts) / len(counts), sum(sizes) / len(sizes)
 
 
+def layout_figures(path, values):
+    """What a Z-ordered result's layout gives readers: (files, skipping fraction, row groups and MB
+    a point lookup reads, total bytes), from its add actions and footers."""
+    adds = add_actions(path)
+    bounds = bounds_by_partition(adds, ZORDER_COLUMN)
+    groups, group_mb = row_group_reads(path, adds, ZORDER_COLUMN, values)
+    return (sum(len(f) for f in bounds.values()), skipping_fraction(bounds, values), groups, group_mb,
+            sum(a["size_bytes"] for a in adds))
+
+
+def peer_name(tool):
+    """A peer's short name: the tool's name without its call ("delta-rs optimize.z_order" -> "delta-rs")."""
+    return tool.split(' OPTIMIZE')[0].split(' optimize')[0]
+
+
 def zorder_bench(args, work, source, files, mb, expected):
     before = bounds_by_partition(add_actions(source), ZORDER_COLUMN)
     values = sampled_values(source)
@@ -239,12 +254,7 @@ def zorder_bench(args, work, source, files, mb, expected):
                 continue
             got = rows_and_sum(copy)
             assert got == expected, f"{name} changed the data: {got} != {expected}"
-            adds = add_actions(copy)
-            after = bounds_by_partition(adds, ZORDER_COLUMN)
-            fraction = skipping_fraction(after, values)
-            files_after = sum(len(f) for f in after.values())
-            groups, group_mb = row_group_reads(copy, adds, ZORDER_COLUMN, values)
-            bytes_after = sum(a["size_bytes"] for a in adds)
+            files_after, fraction, groups, group_mb, bytes_after = layout_figures(copy, values)
             results[name].append((wall, rss, files_after, fraction, reported, groups, group_mb, bytes_after))
             print(f"bench: run {i + 1} {name}: {wall:.1f} s, {mb / wall:.1f} MB/s, peak RSS {rss:.0f} MB, {files_after} files, "
                   f"skipping fraction {fraction:.3f} (before {fraction_before:.3f}), a lookup reads {groups:.2f} row groups, "
@@ -309,7 +319,7 @@ def zorder_bench(args, work, source, files, mb, expected):
                         "the report's compaction_duration_ms vs delta-rs's whole call"))
     for name, runs in ok.items():
         if runs and name != "delta-compactor Z-order" and mine:
-            summary.append((f"Z-order skipping vs {name.split(' OPTIMIZE')[0].split(' optimize')[0]}",
+            summary.append((f"Z-order skipping vs {peer_name(name)}",
                             f"files: {statistics.median(r[3] for r in mine):.3f} vs {statistics.median(r[3] for r in runs):.3f}",
                             f"MB a lookup reads: {statistics.median(r[6] for r in mine):.2f} vs {statistics.median(r[6] for r in runs):.2f} (lower is better)"))
     return "\n".join(lines) + "\n", summary + equal_summary
@@ -350,15 +360,12 @@ def equal_file_counts(args, work, source, ok, values, expected):
             target_mb = our_bytes / max(0.5, peer_files - 0.5) / 1048576
             copy = work / f"z-equal-{name.split()[0]}"
             on_copy(source, copy, lambda p: ours_zorder(p, target_mb=target_mb), expected, "delta-compactor Z-order")
-            adds = add_actions(copy)
-            after = bounds_by_partition(adds, ZORDER_COLUMN)
-            files_ours = sum(len(f) for f in after.values()) / args.partitions
-            fraction = skipping_fraction(after, values)
-            group_mb = row_group_reads(copy, adds, ZORDER_COLUMN, values)[1]
+            files, fraction, _, group_mb, _ = layout_figures(copy, values)
+            files_ours = files / args.partitions
             shutil.rmtree(copy)
         print(f"bench: at {peer_files} files per partition ({name}): ours {files_ours:.1f} files at {target_mb:.2f} MB, "
               f"skipping fraction {fraction:.3f} vs {peer_fraction:.3f}", flush=True)
-        peer = name.split(' OPTIMIZE')[0].split(' optimize')[0]
+        peer = peer_name(name)
         lines.append(f"| {name} | {peer_files} | {peer_fraction:.3f} | {target_mb:.2f} | {files_ours:.1f} | {fraction:.3f} "
                      f"| {peer_mb:.2f} / {group_mb:.2f} |")
         summary.append((f"Z-order skipping vs {peer} at equal file count",

@@ -119,16 +119,22 @@ class ZOrderIT {
     return values.stream().mapToLong(v -> filesTouched(snapshot, partition, column, v)).average().orElseThrow();
   }
 
+  /** Every customer id the seeded rows hold, as point-lookup values. */
+  private static List<JsonNode> customerIds() {
+    List<JsonNode> customers = new ArrayList<>();
+    for (int c = 1; c <= CUSTOMERS; c++) {
+      customers.add(JSON.getNodeFactory().numberNode((long) c));
+    }
+    return customers;
+  }
+
   @Test
   void zOrderByCustomer_halvesTheFilesAPointLookupReads_keepsEveryRow_andASecondRunDoesNothing() throws Exception {
     TableLocation table = table();
     seed(table, "2026-11-01", FILES, 7);
     TableSnapshot before = new KernelDeltaTables(storage).loadLatest(table);
     String checksumBefore = DuckDb.checksum(before.activeFiles(), DATA_COLUMNS);
-    List<JsonNode> customers = new ArrayList<>();
-    for (int c = 1; c <= CUSTOMERS; c++) {
-      customers.add(JSON.getNodeFactory().numberNode((long) c));
-    }
+    List<JsonNode> customers = customerIds();
     double touchedBefore = averageTouched(before, "event_date=2026-11-01", "customer_id", customers);
 
     Result first = run("--z-order-columns", "customer_id", "--target-file-size-mb", "0.5");
@@ -212,19 +218,15 @@ class ZOrderIT {
         .startsWith((FILES * ROWS_PER_FILE) + ":");
     // Two columns of 40 values each over a handful of files: each is clustered only in part, but a
     // lookup on either skips files it had to read before.
-    TableSnapshot afterSnapshot = new KernelDeltaTables(storage).loadLatest(table);
-    List<JsonNode> customers = new ArrayList<>();
-    for (int c = 1; c <= CUSTOMERS; c++) {
-      customers.add(JSON.getNodeFactory().numberNode((long) c));
-    }
+    List<JsonNode> customers = customerIds();
     assertThat(averageTouched(before, "event_date=2026-11-05", "customer_id", customers)).isEqualTo(FILES);
-    assertThat(averageTouched(afterSnapshot, "event_date=2026-11-05", "customer_id", customers))
-        .isLessThanOrEqualTo(afterSnapshot.activeFiles().size() * 0.8);
+    assertThat(averageTouched(after, "event_date=2026-11-05", "customer_id", customers))
+        .isLessThanOrEqualTo(after.activeFiles().size() * 0.8);
     // Delta truncates string statistics to 32 characters, so the accounts' clustering shows in the
     // data: how many files hold each account.
     assertThat(DuckDb.averageFilesPerValue(before.activeFiles(), "account")).isEqualTo(FILES);
-    assertThat(DuckDb.averageFilesPerValue(afterSnapshot.activeFiles(), "account"))
-        .isLessThanOrEqualTo(afterSnapshot.activeFiles().size() * 0.8);
+    assertThat(DuckDb.averageFilesPerValue(after.activeFiles(), "account"))
+        .isLessThanOrEqualTo(after.activeFiles().size() * 0.8);
   }
 
   @Test
