@@ -67,4 +67,12 @@ public final class Errors {
         List.of(),
         cause);
   }
+
+  /**
+   * A commit that failed, conflicted or may have landed; {@code message} says which, what was left
+   * behind and how to check.
+   */
+  public static CompactorException commitFailed(String message, Throwable cause) {
+    return new CompactorException(CompactorException.Kind.OPERATION_FAILED, message, List.of(), cause);
+  }
 }

@@ -54,7 +54,12 @@ public interface Storage {
    * Writes {@code content} to {@code path} only if no file is there, atomically: of two racing
    * callers exactly one gets {@code true}. This is how Delta log commits are made.
    *
+   * <p>On an object store a lost response hides the outcome: a failure may have written the file,
+   * and {@code false} may mean the file is this very write (an earlier attempt of it). Callers
+   * that must know read the file back and compare bytes.
+   *
    * @return {@code false} when a file already existed (it is left as it was)
+   * @throws IOException when the write failed; the file may or may not have been written
    */
   boolean putIfAbsent(String path, byte[] content) throws IOException;
 

@@ -91,7 +91,8 @@ public final class Wiring {
   public static Storage storageFor(TableLocation location, Path workDir, Map<String, String> environment) {
     return switch (location.scheme()) {
       case FILE -> new LocalStorage();
-      case S3 -> new S3Storage(S3Clients.fromEnvironment(environment), workDir.resolve(UPLOADS_RELATIVE_PATH));
+      case S3 -> new S3Storage(S3Clients.fromEnvironment(environment), S3Clients.forConditionalWrites(environment),
+          workDir.resolve(UPLOADS_RELATIVE_PATH));
     };
   }
 
@@ -144,7 +145,7 @@ public final class Wiring {
     Storage storage = storageFor(location, workDir, environment);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     Clock clock = Clock.systemUTC();
-    KernelRewriteCommitter committer = new KernelRewriteCommitter(storage, clock);
+    KernelRewriteCommitter committer = new KernelRewriteCommitter(storage, clock, AwsClients.retryPolicy(environment));
     return new MaintenancePipeline(
         new PipelinePorts(
             tables,

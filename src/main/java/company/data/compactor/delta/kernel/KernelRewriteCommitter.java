@@ -9,6 +9,7 @@ import company.data.compactor.delta.RewriteCommitter;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.RetryPolicy;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import io.delta.kernel.Operation;
@@ -58,9 +59,12 @@ import java.util.Map;
  *
  * <p>Conflicts: kernel rebases the commit over concurrent commits and fails it with {@link
  * ConcurrentWriteException} when a winner removed one of our inputs (delete-delete) or changed the
- * metadata or protocol; that is {@link CommitOutcome.Conflicted}. Any failure whose outcome is not
- * known (storage error while writing the commit file, retries exhausted after such an error) is
- * thrown, so the caller keeps the new files.
+ * metadata or protocol. A commit is only called {@link CommitOutcome.Conflicted} once the log after
+ * the read version is read and proves that no version holds our transaction ({@code
+ * commitInfo.txnId}) and none adds our new files; a failure after which the log holds our
+ * transaction is {@link CommitOutcome.Committed} (a lost response, or retries exhausted after the
+ * write had in fact landed). Any other failure is thrown with what was left behind and how to
+ * check, so the caller keeps the new files.
  */
 public final class KernelRewriteCommitter implements RewriteCommitter {
 
@@ -73,23 +77,35 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
   private final Storage storage;
   private final Engine engine;
   private final Clock clock;
+  private final RetryPolicy retries;
 
   /** Commits to tables on {@code storage}; removal timestamps come from {@code clock}. */
   public KernelRewriteCommitter(Storage storage, Clock clock) {
+    this(storage, clock, RetryPolicy.defaults());
+  }
+
+  /**
+   * As {@link #KernelRewriteCommitter(Storage, Clock)}; a commit write that fails without an
+   * answer is retried after {@code retries}' backoff, up to its attempts (rebases over concurrent
+   * commits count apart, up to {@value #MAX_REBASES}).
+   */
+  public KernelRewriteCommitter(Storage storage, Clock clock, RetryPolicy retries) {
     this.storage = storage;
     this.engine = KernelEngines.over(storage);
     this.clock = clock;
+    this.retries = retries;
   }
 
   @Override
   public CommitOutcome commitRewrite(RewriteCommit commit) {
     String where = commit.location() + " (read version " + commit.readVersion() + ")";
+    OperationCommitter committer = new OperationCommitter(storage, commit, retries);
     TransactionCommitResult result;
     try {
       Snapshot snapshot =
           TableManager.loadSnapshot(commit.location().uri())
               .atVersion(commit.readVersion())
-              .withCommitter(new OperationCommitter(storage, commit))
+              .withCommitter(committer)
               .build(engine);
       Transaction txn =
           snapshot
@@ -98,13 +114,89 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
               .build(engine);
       result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions(commit))));
     } catch (ConcurrentWriteException e) {
-      return new CommitOutcome.Conflicted(e.getMessage());
-    } catch (CommitStateUnknownException e) {
-      throw Errors.operationFailed("committing a rewrite of " + where + "; the commit may or may not have landed", e);
+      return afterFailure(commit, committer, e, true);
     } catch (KernelException | UncheckedIOException e) {
-      throw Errors.operationFailed("committing a rewrite of " + where, e);
+      if (committer.attempts() == 0) {
+        throw Errors.operationFailed("committing a rewrite of " + where, e);
+      }
+      // MaxCommitRetryLimitReachedException: kernel cannot tell whether an attempt landed; the log can.
+      return afterFailure(commit, committer, e, false);
+    } catch (CommitStateUnknownException e) {
+      return afterFailure(commit, committer, e, false);
+    } catch (RuntimeException e) {
+      // Kernel wraps a non-retryable commit failure in a plain RuntimeException.
+      if (committer.attempts() == 0) {
+        throw e;
+      }
+      return afterFailure(commit, committer, e, false);
     }
     return new CommitOutcome.Committed(result.getVersion(), runHooks(result, commit));
+  }
+
+  /**
+   * Decides a failed or conflicted commit by what the log holds: our {@code txnId} at some
+   * version means it landed (kernel may have rebased over its own commit after a lost response);
+   * a conflict whose new files no commit references is {@link CommitOutcome.Conflicted}; anything
+   * else is thrown, and the new files stay.
+   */
+  private CommitOutcome afterFailure(RewriteCommit commit, OperationCommitter committer, RuntimeException failure, boolean conflict) {
+    List<String> newPaths = commit.added().stream().map(NewDataFile::logPath).toList();
+    CommitEvidence evidence;
+    try {
+      evidence = CommitEvidence.read(storage, commit.location(), commit.readVersion(), committer.txnId(), newPaths);
+    } catch (IOException | RuntimeException e) {
+      throw Errors.commitFailed(
+          "The " + commit.operation() + " commit of " + commit.location() + " (read version " + commit.readVersion()
+              + ") failed (" + failure.getMessage() + ") and the log could not be read to tell whether it landed ("
+              + e.getMessage() + "). " + howToCheck(commit, committer),
+          failure);
+    }
+    if (evidence.landed()) {
+      long version = evidence.ourVersion().getAsLong();
+      LOG.log(Level.WARNING,
+          "commit landed although kernel reported {0}: table={1} version={2} txn={3} (a lost response; the log holds our commit)",
+          failure.getClass().getSimpleName(), commit.location(), version, committer.txnId());
+      return new CommitOutcome.Committed(version, List.of());
+    }
+    if (!evidence.newFilesUnreferenced()) {
+      throw Errors.commitFailed(
+          "The " + commit.operation() + " commit of " + commit.location() + " failed (" + failure.getMessage()
+              + "), yet versions after " + commit.readVersion() + " add " + evidence.referencedNewPaths()
+              + " of its new files; nothing was deleted. " + howToCheck(commit, committer),
+          failure);
+    }
+    if (committer.unprovenAt().isPresent()) {
+      throw Errors.commitFailed(
+          "The " + commit.operation() + " commit of " + commit.location() + " may or may not have landed: "
+              + committer.unprovenAt().get() + ". The log up to version " + evidence.latestVersion()
+              + " does not hold it yet; the new files were kept. " + howToCheck(commit, committer),
+          failure);
+    }
+    if (conflict || committer.lastAttemptFoundForeignCommit()) {
+      return new CommitOutcome.Conflicted(failure.getMessage());
+    }
+    throw Errors.commitFailed(
+        "The " + commit.operation() + " commit of " + commit.location() + " was not written: every attempt to write "
+            + committer.lastPath() + " failed (" + committer.attempts() + " attempts; last: " + committer.lastFailure()
+            + "). The log up to version " + evidence.latestVersion() + " holds no commit of this run, so the table is"
+            + " unchanged. " + orphans(commit),
+        failure);
+  }
+
+  private static String howToCheck(RewriteCommit commit, OperationCommitter committer) {
+    return "To check: read " + committer.lastPath() + " (and later versions); if a commitInfo there has txnId "
+        + committer.txnId() + " the " + commit.operation() + " is committed, otherwise nothing of it is. "
+        + orphans(commit);
+  }
+
+  private static String orphans(RewriteCommit commit) {
+    if (commit.added().isEmpty()) {
+      return "It wrote no data files.";
+    }
+    List<String> paths = commit.added().stream().map(NewDataFile::path).toList();
+    return "Its " + paths.size() + " new file(s) " + paths + " were kept in case a write still lands; if"
+        + " nothing references them they are orphans that a full-mode vacuum (--vacuum-mode full) deletes once"
+        + " they are older than the retention period.";
   }
 
   private List<String> runHooks(TransactionCommitResult result, RewriteCommit commit) {
@@ -174,14 +266,54 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
    * Writes the commit file like kernel's file-system committer (put-if-absent through the storage
    * port), with the commit info rewritten to say what the compactor did, as Delta Lake and
    * delta-rs record OPTIMIZE.
+   *
+   * <p>The conditional write is never judged by its answer alone: when it fails or finds a file
+   * there (a retried request meeting its own earlier, lost-response attempt answers 412), the file
+   * is read back. Our exact bytes mean the commit is ours and landed; other bytes are another
+   * writer's commit (a conflict kernel rebases over); no file means nothing landed yet, and the
+   * write is retried after a backoff; a file that cannot be read leaves the outcome unproven.
    */
   private static final class OperationCommitter extends DefaultFileSystemManagedTableOnlyCommitter {
     private final Storage storage;
     private final RewriteCommit commit;
+    private final RetryPolicy retries;
+    private String txnId;
+    private String lastPath;
+    private String lastFailure;
+    private String unproven;
+    private boolean lastAttemptFoundForeignCommit;
+    private int attempts;
+    private int failuresInARow;
 
-    OperationCommitter(Storage storage, RewriteCommit commit) {
+    OperationCommitter(Storage storage, RewriteCommit commit, RetryPolicy retries) {
       this.storage = storage;
       this.commit = commit;
+      this.retries = retries;
+    }
+
+    String txnId() {
+      return txnId;
+    }
+
+    String lastPath() {
+      return lastPath;
+    }
+
+    String lastFailure() {
+      return lastFailure;
+    }
+
+    int attempts() {
+      return attempts;
+    }
+
+    boolean lastAttemptFoundForeignCommit() {
+      return lastAttemptFoundForeignCommit;
+    }
+
+    /** Why an attempt's outcome could not be proven either way, if one could not. */
+    java.util.Optional<String> unprovenAt() {
+      return java.util.Optional.ofNullable(unproven);
     }
 
     @Override
@@ -189,19 +321,80 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
         Engine engine, CloseableIterator<Row> finalizedActions, CommitMetadata metadata)
         throws CommitFailedException {
       String path = FileNames.deltaFile(metadata.getDeltaLogDirPath(), metadata.getVersion());
+      attempts++;
+      lastPath = path;
+      lastAttemptFoundForeignCommit = false;
+      byte[] content;
       try {
-        if (!storage.putIfAbsent(path, serialise(finalizedActions))) {
-          throw new CommitFailedException(
-              true, true, "Concurrent write detected for version " + metadata.getVersion());
+        content = serialise(finalizedActions);
+      } catch (IOException e) {
+        throw new CommitFailedException(false, false, "Failed to serialise the commit for " + path + ": " + e.getMessage(), e);
+      }
+      IOException failure = null;
+      try {
+        if (storage.putIfAbsent(path, content)) {
+          return written(path);
         }
+      } catch (IOException e) {
+        failure = e;
+      }
+      java.util.Optional<byte[]> stored;
+      try {
+        stored = readIfPresent(path);
+      } catch (IOException e) {
+        unproven = "writing " + path + (failure == null ? " found a file there" : " failed (" + failure.getMessage() + ")")
+            + " and reading it back failed too (" + e.getMessage() + ")";
+        throw new CommitFailedException(false, false, unproven, e);
+      }
+      if (CommitEvidence.sameBytes(stored, content)) {
+        LOG.log(Level.INFO, "commit write answered {0} but {1} holds our commit (a lost response): table={2}",
+            failure == null ? "412" : failure.getMessage(), path, commit.location());
+        return written(path);
+      }
+      if (stored.isPresent()) {
+        lastAttemptFoundForeignCommit = true;
+        failuresInARow = 0;
+        throw new CommitFailedException(
+            true, true, "Concurrent write detected for version " + metadata.getVersion());
+      }
+      // Nothing there: nothing landed. Retry (kernel retries the same version) after a backoff.
+      lastFailure = failure == null ? "the store reported a concurrent write in flight" : failure.getMessage();
+      failuresInARow++;
+      if (!retries.allowsAnotherAfter(failuresInARow)) {
+        throw new CommitFailedException(false, false, "Failed to write " + path + " " + failuresInARow
+            + " times; last: " + lastFailure, failure);
+      }
+      pause(retries.backoff(failuresInARow, java.util.concurrent.ThreadLocalRandom.current()::nextDouble));
+      // Retryable without conflict: kernel retries the same version.
+      throw new CommitFailedException(true, false, "Failed to write " + path + ": " + lastFailure, failure);
+    }
+
+    private CommitResponse written(String path) throws CommitFailedException {
+      failuresInARow = 0;
+      try {
         StoredObject written = storage.stat(path);
         return new CommitResponse(
             ParsedPublishedDeltaData.forFileStatus(
                 FileStatus.of(written.path(), written.sizeBytes(), written.modificationTimeMillis())));
       } catch (IOException e) {
-        // Retryable without conflict: kernel retries, and if the file turns out to exist it
-        // reports the state as unknown instead of resolving against our own commit.
-        throw new CommitFailedException(true, false, "Failed to write " + path + ": " + e.getMessage(), e);
+        unproven = "the commit " + path + " was written but could not be read back (" + e.getMessage() + ")";
+        throw new CommitFailedException(false, false, unproven, e);
+      }
+    }
+
+    private java.util.Optional<byte[]> readIfPresent(String path) throws IOException {
+      try (java.io.InputStream in = storage.openFrom(path, 0)) {
+        return java.util.Optional.of(in.readAllBytes());
+      } catch (java.io.FileNotFoundException e) {
+        return java.util.Optional.empty();
+      }
+    }
+
+    private static void pause(java.time.Duration wait) {
+      try {
+        Thread.sleep(wait.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
 
@@ -212,6 +405,7 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
           String line = JsonUtils.rowToJson(actions.next());
           ObjectNode node = (ObjectNode) JSON.readTree(line);
           if (node.has("commitInfo")) {
+            txnId = node.get("commitInfo").path("txnId").asText(txnId);
             line = JSON.writeValueAsString(decorate(node));
           }
           out.write(line.getBytes(StandardCharsets.UTF_8));

@@ -98,8 +98,8 @@ final class StorageFileIO implements FileIO {
           try (OutputStream out = storage.create(path)) {
             out.write(content);
           }
-        } else if (!storage.putIfAbsent(path, content)) {
-          throw new FileAlreadyExistsException(path);
+        } else {
+          putIfAbsentOrOurs(path, content);
         }
       }
     };
@@ -127,8 +127,35 @@ final class StorageFileIO implements FileIO {
       try (OutputStream out = storage.create(destPath)) {
         out.write(content);
       }
-    } else if (!storage.putIfAbsent(destPath, content)) {
-      throw new FileAlreadyExistsException(destPath);
+    } else {
+      putIfAbsentOrOurs(destPath, content);
+    }
+  }
+
+  /**
+   * Writes {@code content} unless a file is there; a file there holding exactly {@code content} is
+   * this write's own earlier attempt (its response was lost), not a conflict.
+   */
+  private void putIfAbsentOrOurs(String path, byte[] content) throws IOException {
+    IOException failure = null;
+    try {
+      if (storage.putIfAbsent(path, content)) {
+        return;
+      }
+    } catch (IOException e) {
+      failure = e;
+    }
+    byte[] stored;
+    try (InputStream in = storage.openFrom(path, 0)) {
+      stored = in.readAllBytes();
+    } catch (java.io.FileNotFoundException e) {
+      if (failure != null) {
+        throw failure;
+      }
+      throw new IOException("writing " + path + " if absent found a file there, which then was gone", e);
+    }
+    if (!java.util.Arrays.equals(stored, content)) {
+      throw new FileAlreadyExistsException(path);
     }
   }
 

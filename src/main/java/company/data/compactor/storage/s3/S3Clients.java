@@ -1,6 +1,7 @@
 package company.data.compactor.storage.s3;
 
 import company.data.compactor.aws.AwsClients;
+import company.data.compactor.model.RetryPolicy;
 import java.util.Map;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
@@ -12,8 +13,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * environment, else the default provider chain (profiles, Lambda role); region from {@code
  * AWS_REGION} or {@code AWS_DEFAULT_REGION}, else us-east-1; endpoint from
  * {@code AWS_ENDPOINT_URL_S3} or {@code AWS_ENDPOINT_URL} (S3-compatible stores); path-style
- * addressing when {@code COMPACTOR_S3_PATH_STYLE=true}. Retries use the SDK's adaptive mode
- * (backoff and client-side rate limiting on throttling).
+ * addressing when {@code COMPACTOR_S3_PATH_STYLE=true}. Retries and timeouts follow {@link
+ * AwsClients#retryPolicy}.
  */
 public final class S3Clients {
 
@@ -21,6 +22,20 @@ public final class S3Clients {
 
   /** A client configured from {@code environment} (usually {@link System#getenv()}). */
   public static S3Client fromEnvironment(Map<String, String> environment) {
+    return build(environment, AwsClients.retryPolicy(environment));
+  }
+
+  /**
+   * The client for conditional writes ({@code If-None-Match: *}): one attempt per call, never
+   * retried by the SDK. A retried conditional PUT whose first response was lost meets its own
+   * object and answers 412; {@link S3Storage} leaves the decision to its caller, which reads the
+   * object back.
+   */
+  public static S3Client forConditionalWrites(Map<String, String> environment) {
+    return build(environment, AwsClients.retryPolicy(environment).withMaxAttempts(1));
+  }
+
+  private static S3Client build(Map<String, String> environment, RetryPolicy policy) {
     var builder =
         S3Client.builder()
             // Trailing checksums are optional for these operations; S3-compatible stores often
@@ -28,7 +43,7 @@ public final class S3Clients {
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
             .forcePathStyle(Boolean.parseBoolean(environment.getOrDefault("COMPACTOR_S3_PATH_STYLE", "false")));
-    AwsClients.configure(builder, environment, "S3");
+    AwsClients.configure(builder, environment, "S3", policy);
     return builder.build();
   }
 }

@@ -37,11 +37,15 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <ul>
  *   <li>Missing keys raise {@link FileNotFoundException}, as Delta kernel requires.
  *   <li>{@link #putIfAbsent} is a conditional PUT ({@code If-None-Match: *}): S3 answers 412 to
- *       the loser of a race, which is how Delta log commits stay safe next to delta-rs writers.
+ *       the loser of a race, which is how Delta log commits stay safe next to delta-rs writers. It
+ *       goes through its own client that never retries: a retried conditional PUT whose first
+ *       response was lost meets its own object and answers 412, so a {@code false} or a failure
+ *       only means "read the object to know" (the Delta log committer does).
  *   <li>{@link #create} buffers to a local temporary file and uploads on close (one PUT, or a
  *       multipart upload above {@value #MULTIPART_THRESHOLD} bytes); nothing is visible before.
  *   <li>Deletes go in batches of {@value #DELETE_BATCH} keys per request.
- *   <li>Throttling and transient errors are retried with backoff by the client's retry strategy.
+ *   <li>Other calls are idempotent; throttling and transient errors are retried with backoff by
+ *       the client's retry strategy.
  * </ul>
  */
 public final class S3Storage implements Storage {
@@ -52,14 +56,28 @@ public final class S3Storage implements Storage {
   static final int PARALLEL_LISTINGS = 8;
 
   private final S3Client client;
+  private final S3Client conditionalWrites;
   private final Path tempDir;
 
   /**
+   * Storage whose conditional writes go through {@code client} too (tests, tools).
+   *
    * @param client the S3 client (this storage does not close it)
    * @param tempDir where uploads are buffered before they are sent
    */
   public S3Storage(S3Client client, Path tempDir) {
+    this(client, client, tempDir);
+  }
+
+  /**
+   * @param client the S3 client for everything but conditional writes (not closed here)
+   * @param conditionalWrites the client for {@link #putIfAbsent}, without retries (see {@link
+   *     S3Clients#forConditionalWrites}; not closed here)
+   * @param tempDir where uploads are buffered before they are sent
+   */
+  public S3Storage(S3Client client, S3Client conditionalWrites, Path tempDir) {
     this.client = client;
+    this.conditionalWrites = conditionalWrites;
     this.tempDir = tempDir;
   }
 
@@ -245,7 +263,7 @@ public final class S3Storage implements Storage {
   public boolean putIfAbsent(String path, byte[] content) throws IOException {
     Location at = Location.of(path);
     try {
-      client.putObject(b -> b.bucket(at.bucket()).key(at.key()).ifNoneMatch("*"), RequestBody.fromBytes(content));
+      conditionalWrites.putObject(b -> b.bucket(at.bucket()).key(at.key()).ifNoneMatch("*"), RequestBody.fromBytes(content));
       return true;
     } catch (S3Exception e) {
       if (e.statusCode() == 412) {
