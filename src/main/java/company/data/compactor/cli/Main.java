@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code bin/compactor}: the command-line entry point. Exit codes: 0 success, 2 invalid input
- * (nothing touched), 1 any other failure.
+ * (nothing touched), 3 maintenance done but reporting failed (telemetry not recorded or the lease
+ * not released; the report is printed and says which), 1 any other failure.
  */
 @Command(
     name = "compactor",
@@ -25,7 +26,9 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, PlanCommand.class, InspectCommand.class, VacuumCommand.class, HistoryCommand.class, CommandLine.HelpCommand.class},
     footer = {
       "",
-      "Exit codes: 0 success, 2 invalid input (nothing touched), 1 any other failure.",
+      "Exit codes: 0 success, 2 invalid input (nothing touched), 3 maintenance done but reporting"
+          + " failed (telemetry not recorded or lease not released; see telemetry_status and"
+          + " lease_release_status in the report), 1 any other failure.",
       "Set COMPACTOR_DEBUG=1 to print stack traces."
     })
 public final class Main implements Callable<Integer> {
@@ -33,6 +36,7 @@ public final class Main implements Callable<Integer> {
   static final int EXIT_OK = 0;
   static final int EXIT_FAILURE = 1;
   static final int EXIT_INVALID = 2;
+  static final int EXIT_REPORTING_FAILED = 3;
 
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 

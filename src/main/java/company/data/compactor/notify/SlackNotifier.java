@@ -14,10 +14,11 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Posts {@link SlackMessages} to a Slack incoming-webhook URL with the JDK's HTTP client: 5 s to
- * connect, 10 s per request, at most {@code maxAttempts} attempts. A 429 is retried after its
- * {@code Retry-After} (capped at {@link #MAX_RETRY_AFTER}); a 5xx or an I/O error after a short
- * backoff; other answers are final. Failures are returned, never thrown; the URL (a secret) is
+ * Posts {@link SlackMessages} to a Slack incoming-webhook URL with the JDK's HTTP client: at most
+ * 5 s to connect, {@code attemptTimeout} per request (default 10 s), at most {@code maxAttempts}
+ * attempts and {@code callTimeout} (default 30 s) for one message with its retries. A 429 is
+ * retried after its {@code Retry-After} (capped at {@link #MAX_RETRY_AFTER}); a 5xx, an I/O error
+ * or a timeout after a backoff with jitter; other answers are final. Failures are returned, never thrown; the URL (a secret) is
  * never logged or reported.
  */
 public final class SlackNotifier implements Notifier {
@@ -31,6 +32,8 @@ public final class SlackNotifier implements Notifier {
   private final URI webhook;
   private final int maxAttempts;
   private final Duration backoff;
+  private final Duration attemptTimeout;
+  private final Duration callTimeout;
   private final HttpClient http;
 
   /**
@@ -38,13 +41,24 @@ public final class SlackNotifier implements Notifier {
    * @param backoff wait before the second attempt after a 5xx or I/O error, doubled each time
    */
   public SlackNotifier(URI webhook, int maxAttempts, Duration backoff) {
+    this(webhook, maxAttempts, backoff, Duration.ofSeconds(10), Duration.ofSeconds(30));
+  }
+
+  /**
+   * @param attemptTimeout one request, from sending to the whole answer
+   * @param callTimeout one message with all its attempts and waits
+   */
+  public SlackNotifier(URI webhook, int maxAttempts, Duration backoff, Duration attemptTimeout, Duration callTimeout) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1");
     }
     this.webhook = webhook;
     this.maxAttempts = maxAttempts;
     this.backoff = backoff;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    this.attemptTimeout = attemptTimeout;
+    this.callTimeout = callTimeout;
+    Duration connect = attemptTimeout.compareTo(Duration.ofSeconds(5)) < 0 ? attemptTimeout : Duration.ofSeconds(5);
+    this.http = HttpClient.newBuilder().connectTimeout(connect).build();
   }
 
   @Override
@@ -65,12 +79,13 @@ public final class SlackNotifier implements Notifier {
       throw new IllegalStateException("a message of plain values must serialise", e);
     }
     HttpRequest request = HttpRequest.newBuilder(webhook)
-        .timeout(Duration.ofSeconds(10))
+        .timeout(attemptTimeout)
         .header("Content-Type", "application/json; charset=utf-8")
         .POST(HttpRequest.BodyPublishers.ofByteArray(body))
         .build();
     StringBuilder history = new StringBuilder();
     Duration wait = backoff;
+    long deadline = System.nanoTime() + callTimeout.toNanos();
     for (int attempt = 1; ; attempt++) {
       Duration pause;
       try {
@@ -87,14 +102,14 @@ public final class SlackNotifier implements Notifier {
             return failed(history.append(" (Retry-After ").append(pause.toSeconds()).append(" s is too long)"), attempt);
           }
         } else if (status >= 500) {
-          pause = wait;
+          pause = jittered(wait);
           wait = wait.multipliedBy(2);
         } else {
           return failed(history, attempt);
         }
       } catch (IOException e) {
         history.append(e.getClass().getSimpleName());
-        pause = wait;
+        pause = jittered(wait);
         wait = wait.multipliedBy(2);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -102,6 +117,10 @@ public final class SlackNotifier implements Notifier {
       }
       if (attempt >= maxAttempts) {
         return failed(history.append(", gave up after ").append(attempt).append(" attempts"), attempt);
+      }
+      if (System.nanoTime() + pause.toNanos() + attemptTimeout.toNanos() > deadline) {
+        return failed(history.append(", gave up: another attempt would pass the ").append(callTimeout.toMillis())
+            .append(" ms call timeout"), attempt);
       }
       history.append("; ");
       LOG.log(Level.INFO, "slack: attempt {0} failed, retrying in {1} ms", attempt, pause.toMillis());
@@ -112,6 +131,11 @@ public final class SlackNotifier implements Notifier {
         return failed(history.append("interrupted"), attempt);
       }
     }
+  }
+
+  /** Between half and all of {@code wait}, so retries of many runs do not line up. */
+  private static Duration jittered(Duration wait) {
+    return Duration.ofMillis((long) (wait.toMillis() * (0.5 + java.util.concurrent.ThreadLocalRandom.current().nextDouble() / 2)));
   }
 
   private static NotificationResult failed(StringBuilder history, int attempts) {

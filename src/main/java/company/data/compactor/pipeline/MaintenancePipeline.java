@@ -72,7 +72,7 @@ public final class MaintenancePipeline {
     try {
       return runValid(request, location, started, executionId);
     } catch (RuntimeException e) {
-      alert(request, location, executionId, e);
+      alert(request, location, executionId, "run", e);
       throw e;
     }
   }
@@ -93,9 +93,8 @@ public final class MaintenancePipeline {
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
     List<String> probed = mostFragmented(health, ports.probe().samplePartitions());
-    ProbeResult pre = ports.probe().measure(snapshot, probed);
-    LOG.log(Level.INFO, "read latency before: table={0} version={1} partitions={2} files={3} median_ms={4}",
-        location, snapshot.version(), probed.size(), pre.files(), pre.medianMs());
+    List<String> probeFailures = new ArrayList<>();
+    ProbeResult pre = probe(snapshot, probed, "before", probeFailures);
     CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, snapshot.schema()));
     CompactionReport compaction;
     if (plan.isEmpty()) {
@@ -116,20 +115,37 @@ public final class MaintenancePipeline {
     if (compaction.compacted()) {
       TableSnapshot after = ports.tables().loadLatest(location);
       latest = after;
-      post = ports.probe().measure(after, probed);
-      LOG.log(Level.INFO, "read latency after: table={0} version={1} files={2} median_ms={3}",
-          location, after.version(), post.files(), post.medianMs());
+      post = pre == null ? null : probe(after, probed, "after", probeFailures);
     }
-    LatencyReport latency = ReportSections.latency(request, ports.probe().method(), pre, post);
-    steps.add(probeStep(latency));
+    LatencyReport latency = pre == null ? null : ReportSections.latency(request, ports.probe().method(), pre, post);
+    steps.add(probeFailures.isEmpty() ? probeStep(latency) : StepOutcome.failed("probe",
+        "advisory read-latency probe failed, maintenance went on: " + String.join("; ", probeFailures)));
     VacuumReport vacuum = vacuum(request, latest, steps);
     FileSizeHistogram sizes = FileSizeHistogram.of(snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
     ZOrderSkippingReport skipping = compaction.compacted() && !request.zOrderColumns().isEmpty()
         ? ReportSections.zOrderSkipping(request.zOrderColumns(), snapshot, latest, compaction) : null;
     MaintenanceReport report = deliver(request, report("run", executionId, started, request, location, health, latency,
         compaction, vacuum, sizes, DeliveryReport.none(), steps).withZOrderSkipping(skipping));
-    ports.telemetry().record(report);
-    return report;
+    return recorded(request, report);
+  }
+
+  /**
+   * Records {@code report} in telemetry. The maintenance is done by now, so a failure (throttling,
+   * an unreachable table) is reported in {@code telemetry_status}/{@code telemetry_error}, logged
+   * and alerted, and never turns the run into a failure.
+   */
+  private MaintenanceReport recorded(MaintenanceRequest request, MaintenanceReport report) {
+    MaintenanceReport stored = report.withDelivery(report.delivery().withTelemetry("recorded", null));
+    try {
+      ports.telemetry().record(stored);
+      return stored;
+    } catch (RuntimeException e) {
+      // Any failure of a side service after the work is done is reported, not thrown.
+      LOG.log(Level.WARNING, "telemetry not recorded: table={0} run={1} sink={2}: {3}; the maintenance itself is done",
+          report.tableUri(), report.executionId(), ports.telemetry().describe(), e.getMessage());
+      alert(request, new TableLocation(report.tableUri()), report.executionId(), "telemetry", e);
+      return report.withDelivery(report.delivery().withTelemetry("failed", e.getMessage()));
+    }
   }
 
   /** Publishes the HTML page and sends the Slack summary; neither can fail the finished run. */
@@ -149,14 +165,14 @@ public final class MaintenancePipeline {
   }
 
   /** Sends a failure alert when asked for; a failed alert is logged and the original error stands. */
-  private void alert(MaintenanceRequest request, TableLocation location, String executionId, RuntimeException error) {
+  private void alert(MaintenanceRequest request, TableLocation location, String executionId, String command, RuntimeException error) {
     if (!request.notifySlack()) {
       return;
     }
     String errorClass = error instanceof CompactorException ce ? ce.kind().name() : error.getClass().getSimpleName();
     try {
       NotificationResult sent = ports.notifier().failure(
-          new FailureAlert(executionId, location.uri(), "run", errorClass, ports.clock().instant().toString()));
+          new FailureAlert(executionId, location.uri(), command, errorClass, ports.clock().instant().toString()));
       LOG.log(Level.INFO, "slack alert: table={0} run={1} {2} ({3})", location, executionId, sent.status(), sent.detail());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "slack alert not sent: table={0} run={1}: {2}", location, executionId, e.getMessage());
@@ -195,9 +211,7 @@ public final class MaintenancePipeline {
     ReadOnlyStart start = startReadOnly(request, location);
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     VacuumReport vacuum = vacuum(start.request(), start.snapshot(), steps);
-    MaintenanceReport report = report("vacuum", start, location, null, null, vacuum, steps);
-    ports.telemetry().record(report);
-    return report;
+    return recorded(start.request(), report("vacuum", start, location, null, null, vacuum, steps));
   }
 
   /** What the single-step commands share: the request without demo mode, validated, and the table inspected. */
@@ -242,6 +256,25 @@ public final class MaintenancePipeline {
           result.dryRun() ? "dry run, nothing deleted" : report.deletedFilesCount() + " deleted")));
     }
     return report;
+  }
+
+  /**
+   * Measures read latency; the probe is advisory, so a failure (a missing object, a timed-out read)
+   * is noted in {@code failures} and null returned.
+   */
+  private ProbeResult probe(TableSnapshot snapshot, List<String> partitions, String when, List<String> failures) {
+    try {
+      ProbeResult result = ports.probe().measure(snapshot, partitions);
+      LOG.log(Level.INFO, "read latency {0}: table={1} version={2} partitions={3} files={4} median_ms={5}",
+          when, snapshot.location(), snapshot.version(), partitions.size(), result.files(), result.medianMs());
+      return result;
+    } catch (RuntimeException e) {
+      // Advisory: whatever went wrong while measuring must not stop the maintenance.
+      LOG.log(Level.WARNING, "read-latency probe failed ({0}): table={1} version={2}: {3}; maintenance goes on",
+          when, snapshot.location(), snapshot.version(), e.getMessage());
+      failures.add(when + " compaction: " + e.getMessage());
+      return null;
+    }
   }
 
   private static StepOutcome inspected(TableHealth health) {

@@ -62,6 +62,9 @@ final class Summaries {
           vacuum.keptUnexpiredTombstones() == 0 ? ""
               : "; " + vacuum.keptUnexpiredTombstones() + " removed files wait for their tombstones to pass the retention"));
     }
+    steps.stream()
+        .filter(s -> s.status().equals("failed"))
+        .forEach(s -> text.append(" The ").append(s.step()).append(" step failed (advisory): ").append(s.detail()).append("."));
     String unavailable =
         steps.stream()
             .filter(s -> s.status().equals("not_available"))

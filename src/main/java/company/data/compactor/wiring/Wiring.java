@@ -191,7 +191,8 @@ public final class Wiring {
 
   /**
    * The Slack notifier for {@code SLACK_WEBHOOK_URL} ({@code COMPACTOR_SLACK_MAX_ATTEMPTS}, default
-   * 3), looked up only when a run first notifies, so runs without {@code notify_slack} never read
+   * 3; {@code COMPACTOR_SLACK_TIMEOUT_MS} per attempt, default 10,000; {@code
+   * COMPACTOR_SLACK_CALL_TIMEOUT_MS} per message with its retries, default 30,000), looked up only when a run first notifies, so runs without {@code notify_slack} never read
    * the secret. Without a URL, notifications are recorded as not configured.
    */
   public static Notifier notifier(Map<String, String> environment) {
@@ -210,7 +211,9 @@ public final class Wiring {
             } catch (NumberFormatException e) {
               attempts = 3;
             }
-            resolved = new SlackNotifier(URI.create(url.strip()), Math.max(1, attempts), Duration.ofMillis(500));
+            resolved = new SlackNotifier(URI.create(url.strip()), Math.max(1, attempts), Duration.ofMillis(500),
+                Duration.ofMillis(millis(environment, "COMPACTOR_SLACK_TIMEOUT_MS", 10_000)),
+                Duration.ofMillis(millis(environment, "COMPACTOR_SLACK_CALL_TIMEOUT_MS", 30_000)));
           }
         }
         return resolved;
@@ -226,6 +229,20 @@ public final class Wiring {
         return resolved().failure(alert);
       }
     };
+  }
+
+  /**
+   * A positive whole number of milliseconds in {@code variable}, else {@code fallback} (read when
+   * Slack is first used, after the work: a malformed value must not fail the run, as with {@code
+   * COMPACTOR_SLACK_MAX_ATTEMPTS}).
+   */
+  private static long millis(Map<String, String> environment, String variable, long fallback) {
+    try {
+      long value = Long.parseLong(environment.getOrDefault(variable, String.valueOf(fallback)).strip());
+      return value > 0 ? value : fallback;
+    } catch (NumberFormatException e) {
+      return fallback;
+    }
   }
 
   /** The variable naming the DynamoDB telemetry table; unset means JSON lines under the work dir. */

@@ -314,6 +314,10 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     try (InputStream in = Files.newInputStream(written.path());
         OutputStream out = storage.create(path)) {
       in.transferTo(out);
+    } catch (IOException e) {
+      // Named apart from the rewrite: the data was rewritten and verified; storage refused it.
+      throw Errors.operationFailed("uploading rewritten file " + path + " of partition " + bin.partition().label()
+          + " (nothing of this partition was committed; its files uploaded so far are deleted)", e);
     }
     return new NewDataFile(path, logPath, written.sizeBytes(), bin.partition(), written.statsJson(), clock.millis(), tags);
   }

@@ -27,6 +27,10 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * per-partition detail as nested lists ({@code schema_version} included), and, when a retention
  * is set, {@value #TTL_ATTRIBUTE} (epoch seconds) for the table's TTL. Items are written with a
  * condition, so a record is never overwritten; the latest run and the history are one query each.
+ *
+ * <p>Writes are idempotent by execution id: when a retried PutItem (its first response lost) meets
+ * the item its first attempt stored, the condition fails; the item is then read back, and an item
+ * of this execution id counts as recorded.
  */
 public final class DynamoDbTelemetrySink implements TelemetryStore {
 
@@ -61,11 +65,20 @@ public final class DynamoDbTelemetrySink implements TelemetryStore {
           .conditionExpression("attribute_not_exists(#sk)")
           .expressionAttributeNames(Map.of("#sk", SORT_KEY)));
     } catch (ConditionalCheckFailedException e) {
-      throw Errors.operationFailed("recording run " + report.executionId() + " of " + table + " in DynamoDB table "
-          + tableName, new IllegalStateException("a record with this evaluation time and execution id exists; it was kept"));
+      if (!isOurs(item, report.executionId())) {
+        throw Errors.operationFailed("recording run " + report.executionId() + " of " + table + " in DynamoDB table "
+            + tableName, new IllegalStateException("a record of another run has this key; it was kept"));
+      }
     } catch (SdkException e) {
       throw Errors.operationFailed("recording run " + report.executionId() + " of " + table + " in DynamoDB table " + tableName, e);
     }
+  }
+
+  /** Whether the stored item at {@code item}'s key was written for {@code executionId}. */
+  private boolean isOurs(Map<String, AttributeValue> item, String executionId) {
+    Map<String, AttributeValue> key = Map.of(PARTITION_KEY, item.get(PARTITION_KEY), SORT_KEY, item.get(SORT_KEY));
+    Map<String, AttributeValue> stored = client.getItem(b -> b.tableName(tableName).key(key).consistentRead(true)).item();
+    return stored != null && stored.containsKey("execution_id") && executionId.equals(stored.get("execution_id").s());
   }
 
   /** Fixed-width UTC time, so keys sort by time as strings, then the execution id. */
