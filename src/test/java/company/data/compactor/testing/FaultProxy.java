@@ -119,6 +119,12 @@ public final class FaultProxy implements AutoCloseable {
     return this;
   }
 
+  /** Removes every rule: from now on everything is forwarded. */
+  public FaultProxy clear() {
+    rules.clear();
+    return this;
+  }
+
   /** Every request seen so far, in arrival order. */
   public List<Seen> seen() {
     return List.copyOf(seen);
