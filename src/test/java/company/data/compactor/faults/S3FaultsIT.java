@@ -80,6 +80,22 @@ class S3FaultsIT {
   }
 
   @Test
+  void connectionsCutMidUploadAndMidCommit_nothingPartialIsCommitted_andTheWritesAreRetried() throws Exception {
+    try (FaultScenario table = FaultScenario.fresh(work)) {
+      table.s3()
+          .on("PUT", DATA_FILE, 1, 2, new Fault.Cut())
+          .on("PUT", COMMIT_31, 1, 1, new Fault.Cut());
+
+      FaultScenario.Result run = table.run(table.environment());
+
+      assertThat(run.code()).as(run.err()).isZero();
+      assertThat(table.s3().seen()).filteredOn(r -> r.action().equals("Cut")).hasSize(3);
+      assertThat(JSON.readTree(run.out()).get("version_after").asLong()).isEqualTo(33);
+      CommitFaultsIT.assertConverged(table, table.environment());
+    }
+  }
+
+  @Test
   void lostCommitResponse_andTheReadBackFailsToo_theLogDecides() throws Exception {
     try (FaultScenario table = FaultScenario.fresh(work)) {
       table.s3()
