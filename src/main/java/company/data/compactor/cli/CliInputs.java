@@ -75,10 +75,7 @@ final class CliInputs {
     if (held.releaseError().isPresent()) {
       alertLease(main, request, location, executionId, "LEASE_NOT_RELEASED");
     }
-    MaintenanceReport done = held.value();
-    MaintenanceReport report = done.delivery() == null ? done : done.withDelivery(held.releaseError()
-        .map(error -> done.delivery().withLeaseRelease("failed", error))
-        .orElseGet(() -> done.delivery().withLeaseRelease("released", null)));
+    MaintenanceReport report = held.value().withLeaseRelease(held.releaseError());
     Output.print(spec, common, report);
     return report.delivery() != null && report.delivery().reportingFailed() ? Main.EXIT_REPORTING_FAILED : Main.EXIT_OK;
   }

@@ -16,7 +16,8 @@ public sealed interface CommitOutcome {
 
   /**
    * A concurrent commit removed an input or changed the table's metadata or protocol; nothing was
-   * committed, and the new files may be deleted.
+   * committed, and the new files may be deleted: the committer read the log after the read version
+   * and it holds no commit of this transaction and no commit adding one of the new files.
    *
    * @param reason what the winning commit did
    */

@@ -10,10 +10,12 @@ public interface RewriteCommitter {
   /**
    * Commits {@code commit}.
    *
-   * @return {@link CommitOutcome.Committed} or {@link CommitOutcome.Conflicted}
-   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when the outcome is
-   *     unknown (e.g. storage failed while writing the commit file): the new files must then be
-   *     kept, since the commit may have landed
+   * @return {@link CommitOutcome.Committed} (also when a write's response was lost but the log holds
+   *     the commit) or {@link CommitOutcome.Conflicted} (only once the log proves the commit did not
+   *     land)
+   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when the commit was
+   *     not written or its outcome cannot be proven; the message says which, how to check, and
+   *     which new files were kept (they must be: the commit may have landed)
    */
   CommitOutcome commitRewrite(RewriteCommit commit);
 }

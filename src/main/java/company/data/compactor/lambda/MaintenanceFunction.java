@@ -79,9 +79,9 @@ public class MaintenanceFunction {
     TableLocation location = TableUris.resolve(request, work);
     String runId = UUID.randomUUID().toString();
     var pipeline = Wiring.pipeline(location, work, environment, runId);
-    MaintenanceReport report =
-        Wiring.leases(work, environment, clock).holding(location, runId, () -> pipeline.run(request, location));
-    return ReportJson.asMap(report);
+    Leases leases = Wiring.leases(work, environment, clock);
+    Leases.Held<MaintenanceReport> held = leases.hold(leases.take(location, runId), () -> pipeline.run(request, location));
+    return ReportJson.asMap(held.value().withLeaseRelease(held.releaseError()));
   }
 
   private static Map<String, Object> continueHandoff(Handoff handoff, Map<String, String> environment, Path work, Clock clock) {
@@ -92,8 +92,8 @@ public class MaintenanceFunction {
           "its lease is for " + handoff.lease().tableUri() + " but its request names " + location + ". Nothing was touched.");
     }
     var pipeline = Wiring.pipeline(location, work, environment, handoff.runId());
-    MaintenanceReport report =
-        Wiring.leases(work, environment, clock).continuing(handoff.lease(), () -> pipeline.run(request, location));
-    return ReportJson.asMap(report);
+    Leases.Held<MaintenanceReport> held =
+        Wiring.leases(work, environment, clock).continueHolding(handoff.lease(), () -> pipeline.run(request, location));
+    return ReportJson.asMap(held.value().withLeaseRelease(held.releaseError()));
   }
 }

@@ -101,13 +101,18 @@ public final class Leases {
    *     touched then
    */
   public <T> T continuing(Lease lease, Supplier<T> work) {
+    return continueHolding(lease, work).value();
+  }
+
+  /** As {@link #continuing}, returning the release failure with the result, as {@link #hold} does. */
+  public <T> Held<T> continueHolding(Lease lease, Supplier<T> work) {
     Lease renewed =
         store.renew(lease, clock.instant(), ttl)
             .orElseThrow(() -> Errors.refused(
                 "run maintenance of " + lease.tableUri() + " for run " + lease.owner(),
                 "that run no longer holds the table's lease (it already finished, or the lease"
                     + " expired and another run took it). Nothing was touched; trigger a new run."));
-    return hold(renewed, work).value();
+    return hold(renewed, work);
   }
 
   /** Releases {@code lease}, retrying; the failure, if every attempt failed, in words. */

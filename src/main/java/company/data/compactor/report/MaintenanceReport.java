@@ -86,6 +86,19 @@ public record MaintenanceReport(
         steps, summary);
   }
 
+  /**
+   * This report with the outcome of releasing the run's lease: {@code released}, or {@code failed}
+   * with {@code error}; unchanged for reports without a delivery section ({@code plan}, {@code
+   * inspect}).
+   */
+  public MaintenanceReport withLeaseRelease(java.util.Optional<String> error) {
+    if (delivery == null) {
+      return this;
+    }
+    return withDelivery(error.map(e -> delivery.withLeaseRelease("failed", e))
+        .orElseGet(() -> delivery.withLeaseRelease("released", null)));
+  }
+
   /** This report with {@code delivery} in place of its own. */
   public MaintenanceReport withDelivery(DeliveryReport delivery) {
     return new MaintenanceReport(schemaVersion, executionId, command, evaluatedAt, durationMs, tableUri, tableVersion,

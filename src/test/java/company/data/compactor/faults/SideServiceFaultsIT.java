@@ -154,15 +154,17 @@ class SideServiceFaultsIT {
   }
 
   @Test
-  void dynamoDbDownAtStart_refusedBeforeAnyS3Request() {
+  void dynamoDbDownAtStart_refusedBeforeAnyS3Request_andTheLeaseFailureAlerted() {
     Map<String, String> env = environment(DynoxideServer.shared().newTelemetryTable(), DynoxideServer.shared().newLeaseTable());
     env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:9");
 
-    FaultScenario.Result run = table.run(env);
+    FaultScenario.Result run = table.run(env, "--notify-slack", "true");
 
     assertThat(run.code()).isEqualTo(1);
     assertThat(run.err()).startsWith("compactor: error: Failed while taking the lease of " + table.uri());
     assertThat(table.s3().seen()).isEmpty();
+    assertThat(slackTexts()).singleElement().asString()
+        .contains("delta-compactor: lease failed for " + table.uri() + " (OPERATION_FAILED)");
   }
 
   @Test
