@@ -31,7 +31,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A fresh demo table (30 files, 1,500 rows, 3 partitions, version 30) in its own bucket of the
- * shared S3Proxy, written directly, and a {@link FaultProxy} in front of S3Proxy that the run under
+ * shared S3Proxy (a server-side copy of one seeded per JVM), and a {@link FaultProxy} in front of S3Proxy that the run under
  * test goes through. The environment uses short timeouts and few attempts so faults cost
  * milliseconds, not the SDK's defaults.
  */
@@ -48,6 +48,9 @@ public final class FaultScenario implements AutoCloseable {
   private final S3Storage storage;
   private final Set<String> seeded;
 
+  /** The demo table seeded once per JVM; each scenario starts from a copy of it. */
+  private static String template;
+
   private FaultScenario(Path work) {
     S3ProxyServer server = S3ProxyServer.shared();
     this.work = work;
@@ -55,10 +58,33 @@ public final class FaultScenario implements AutoCloseable {
     this.uri = "s3://" + bucket + "/t";
     this.direct = server.client();
     this.storage = new S3Storage(direct, work.resolve("direct-uploads"));
-    KernelDeltaTables tables = new KernelDeltaTables(storage);
-    new DemoSeeder(storage, tables, new KernelTableWriter(storage)).seed(location());
+    copyTemplate(direct, template(work), bucket);
     this.seeded = snapshot().activeFiles().stream().map(DataFile::path).collect(Collectors.toSet());
     this.s3 = FaultProxy.in(server.endpoint());
+  }
+
+  /** Seeds the demo table once (30 appends) in a bucket of its own; returns that bucket. */
+  private static synchronized String template(Path work) {
+    if (template == null) {
+      S3ProxyServer server = S3ProxyServer.shared();
+      String bucket = server.newBucket();
+      try (S3Client client = server.client()) {
+        S3Storage storage = new S3Storage(client, work.resolve("template-uploads"));
+        new DemoSeeder(storage, new KernelDeltaTables(storage), new KernelTableWriter(storage))
+            .seed(new TableLocation("s3://" + bucket + "/t"));
+      }
+      template = bucket;
+    }
+    return template;
+  }
+
+  /** Copies every object of the template table into {@code bucket}, server-side. */
+  private static void copyTemplate(S3Client client, String from, String to) {
+    for (var page : client.listObjectsV2Paginator(b -> b.bucket(from).prefix("t/"))) {
+      for (var object : page.contents()) {
+        client.copyObject(b -> b.sourceBucket(from).sourceKey(object.key()).destinationBucket(to).destinationKey(object.key()));
+      }
+    }
   }
 
   /** A fresh table and proxy under {@code work}. */
