@@ -1,5 +1,6 @@
 package company.data.compactor.pipeline;
 
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.compact.CompactionOptions;
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionPlanner;
@@ -92,7 +93,7 @@ public final class MaintenancePipeline {
     refuseIfInvalid(tableViolations(request, snapshot.schema()));
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
-    List<String> probed = mostFragmented(health, ports.probe().samplePartitions());
+    List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());
     ProbeResult pre = ports.probe().measure(snapshot, probed);
     LOG.log(Level.INFO, "read latency before: table={0} version={1} partitions={2} files={3} median_ms={4}",
         location, snapshot.version(), probed.size(), pre.files(), pre.medianMs());
@@ -263,13 +264,13 @@ public final class MaintenancePipeline {
     return StepOutcome.done("probe", detail);
   }
 
-  /** Up to {@code max} partition labels with the most files: where fragmentation costs most. */
-  private static List<String> mostFragmented(TableHealth health, int max) {
+  /** Up to {@code max} partitions with the most files: where fragmentation costs most. */
+  private static List<PartitionValues> mostFragmented(TableHealth health, int max) {
     return health.partitions().stream()
         .sorted(java.util.Comparator.comparingInt(company.data.compactor.inspect.PartitionHealth::fileCount).reversed()
             .thenComparing(company.data.compactor.inspect.PartitionHealth::partition))
         .limit(max)
-        .map(company.data.compactor.inspect.PartitionHealth::partition)
+        .map(p -> new PartitionValues(p.partitionValues()))
         .toList();
   }
 
