@@ -222,7 +222,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       CommitOutcome outcome = committer.commitRewrite(commit);
       if (outcome instanceof CommitOutcome.Conflicted conflicted) {
         deleteUploaded(added);
-        LOG.log(Level.WARNING, "compaction conflict: table={0} partition={1}: {2}", snapshot.location(), partition, conflicted.reason());
+        LOG.log(Level.WARNING, "compaction conflict: table={0} partition={1}: {2}", snapshot.location(), partition.label(), conflicted.reason());
         return PartitionResult.notCommitted(
             partition,
             PartitionResult.Status.CONFLICTED,
