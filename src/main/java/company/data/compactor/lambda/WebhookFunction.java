@@ -37,7 +37,12 @@ public class WebhookFunction {
   /** Answers one API Gateway proxy event. */
   @Funq("webhook")
   public Map<String, Object> webhook(Map<String, Object> event) {
-    Optional<ApiGatewayRequest> request = ApiGatewayRequest.from(event == null ? Map.of() : event);
+    Optional<ApiGatewayRequest> request;
+    try {
+      request = ApiGatewayRequest.from(event == null ? Map.of() : event);
+    } catch (IllegalArgumentException e) {
+      return HttpResponse.error(400, "invalid_request", e.getMessage(), Map.of()).toApiGateway();
+    }
     if (request.isEmpty()) {
       return HttpResponse.error(400, "invalid_request", "not an API Gateway proxy event", Map.of()).toApiGateway();
     }
