@@ -62,6 +62,7 @@ public class WebhookFunction {
           environment,
           work,
           Wiring.leases(work, environment, clock),
+          Wiring.replays(work, environment),
           new LambdaRunLauncher(launcherClient(environment), function.strip()),
           clock,
           () -> UUID.randomUUID().toString()));

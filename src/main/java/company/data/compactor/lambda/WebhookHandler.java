@@ -14,6 +14,7 @@ import company.data.compactor.error.Violation;
 import company.data.compactor.lease.Lease;
 import company.data.compactor.lease.LeaseAttempt;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.lease.ReplayLedger;
 import company.data.compactor.model.TableLocation;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -21,10 +22,12 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The webhook, in order: authenticate (401, no detail), parse and validate the body (400 naming
+ * The webhook, in order: authenticate (401, no detail), refuse a signed request already received
+ * (409 {@code replayed}, see {@link ReplayLedger}), parse and validate the body (400 naming
  * every invalid field; a body that is not one JSON object is a violation of {@code body}), check
  * the table allowlist (403; an empty allowlist allows nothing here; a prefix that is not a valid
  * table location is a configuration error, 500),
@@ -49,6 +52,7 @@ final class WebhookHandler {
       Map<String, String> environment,
       Path workDir,
       Leases leases,
+      ReplayLedger replays,
       RunLauncher launcher,
       Clock clock,
       Supplier<String> runIds) {}
@@ -63,9 +67,15 @@ final class WebhookHandler {
     if (!request.method().equals("POST")) {
       return HttpResponse.error(405, "method_not_allowed", "use POST with a JSON body", Map.of());
     }
-    if (!parts.authenticator().authenticates(request)) {
+    Optional<WebhookAuthenticator.Proof> proof = parts.authenticator().verify(request);
+    if (proof.isEmpty()) {
       LOG.log(Level.WARNING, "webhook: unauthenticated call refused (format {0})", request.format());
       return HttpResponse.error(401, "unauthorized", "unauthorized", Map.of());
+    }
+    if (isReplay(proof.get())) {
+      LOG.log(Level.WARNING, "webhook: replayed signed request refused (format {0})", request.format());
+      return HttpResponse.error(409, "replayed",
+          "this signed request was already received; sign each request with a new timestamp", Map.of());
     }
     Map<String, Object> inputs;
     TableLocation table;
@@ -115,6 +125,15 @@ final class WebhookHandler {
     body.put("table_uri", table.uri());
     body.put("lease_expires_at", lease.expiresAt().toString());
     return new HttpResponse(202, body);
+  }
+
+  /** Whether a signed request was already received while its signature is still valid. */
+  private boolean isReplay(WebhookAuthenticator.Proof proof) {
+    if (proof.replayDigest().isEmpty()) {
+      return false;
+    }
+    return !parts.replays().recordFirstUse(
+        proof.replayDigest().get(), parts.clock().instant(), proof.validUntil().orElseThrow());
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.FileReplayLedger;
 import company.data.compactor.lease.Leases;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +32,7 @@ class WebhookHandlerTest {
   @TempDir Path work;
 
   private final List<Handoff> launched = new ArrayList<>();
+  private final AtomicInteger runs = new AtomicInteger();
 
   private WebhookHandler handler(Map<String, String> environment) {
     return new WebhookHandler(new WebhookHandler.Parts(
@@ -37,9 +40,10 @@ class WebhookHandlerTest {
         environment,
         work,
         new Leases(new FileLeaseStore(work.resolve("leases")), CLOCK, Duration.ofMinutes(20)),
+        new FileReplayLedger(work.resolve("replays")),
         launched::add,
         CLOCK,
-        () -> "run-1"));
+        () -> "run-" + runs.incrementAndGet()));
   }
 
   private WebhookHandler handler() {
@@ -170,5 +174,38 @@ class WebhookHandlerTest {
     HttpResponse response = handler().handle(ApiGatewayRequest.from(event).orElseThrow());
     assertThat(response.status()).isEqualTo(401);
     assertNothingStarted();
+  }
+
+  private static ApiGatewayRequest signed(String timestamp, String body) {
+    return new ApiGatewayRequest("2.0", "POST", Map.of(
+        "x-delta-compactor-timestamp", timestamp,
+        "x-delta-compactor-signature", WebhookAuthenticator.signature(KEY, timestamp, body)), body);
+  }
+
+  @Test
+  void aSignedRequestDeliveredTwice_isAcceptedOnce_thenAnswered409Replayed() {
+    String timestamp = Long.toString(NOW.getEpochSecond());
+    String body = "{\"table_uri\": \"s3://bkt/tables/t\"}";
+    WebhookHandler handler = handler();
+
+    HttpResponse first = handler.handle(signed(timestamp, body));
+    HttpResponse replay = handler.handle(signed(timestamp, body));
+    HttpResponse resigned = handler.handle(signed(Long.toString(NOW.getEpochSecond() - 1), body));
+
+    assertThat(first.status()).isEqualTo(202);
+    assertThat(replay.status()).isEqualTo(409);
+    assertThat(replay.body()).isEqualTo(Map.of("error", "replayed",
+        "message", "this signed request was already received; sign each request with a new timestamp"));
+    assertThat(resigned.status()).as("a new signature is a new request (here: the table is leased)").isEqualTo(409);
+    assertThat(resigned.body().get("error")).isEqualTo("conflict");
+    assertThat(launched).hasSize(1);
+  }
+
+  @Test
+  void theSharedKeyScheme_hasNoReplayRecord() {
+    String body = "{\"table_uri\": \"s3://bkt/tables/t\"}";
+
+    assertThat(handler().handle(keyed(body)).status()).isEqualTo(202);
+    assertThat(work.resolve("replays")).doesNotExist();
   }
 }
