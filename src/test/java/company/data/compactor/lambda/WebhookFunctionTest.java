@@ -174,6 +174,32 @@ class WebhookFunctionTest {
   }
 
   @Test
+  void aBodyMarkedBase64ThatDoesNotDecode_is400_notAFunctionError() throws Exception {
+    ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
+    event.put("isBase64Encoded", true).put("body", "QQ=x");
+
+    Response response = invoke(event.toString());
+
+    assertThat(status(response)).isEqualTo(400);
+    assertThat(body(response).getString("message"))
+        .isEqualTo("the body is marked isBase64Encoded but is not valid base64");
+    assertThat(invocations()).isEmpty();
+  }
+
+  @Test
+  void aNullBody_is400NamingTheBody() throws Exception {
+    ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
+    event.put("body", "null");
+
+    Response response = invoke(event.toString());
+
+    assertThat(status(response)).isEqualTo(400);
+    assertThat(body(response).getString("violations[0].field")).isEqualTo("body");
+    assertThat(body(response).getString("violations[0].rule")).isEqualTo("must be a JSON object of request inputs");
+    assertThat(invocations()).isEmpty();
+  }
+
+  @Test
   void hmacSignature_olderThanFiveMinutes_isUnauthorized() throws Exception {
     ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
     String timestamp = Long.toString(Instant.now().minusSeconds(301).getEpochSecond());
