@@ -65,3 +65,39 @@ def test_spark_reads_the_seeded_demo_table_exactly(spark, compactor, report_of, 
     assert df.agg(F.sum("amount")).first()[0] == 73125.0
     assert spark.sql(f"DESCRIBE DETAIL delta.`{path}`").first()["numFiles"] == 30
     assert spark.sql(f"DESCRIBE HISTORY delta.`{path}`").count() == 31
+
+
+def test_spark_skips_compacted_files_of_a_table_with_nested_columns(spark, compactor, report_of, tmp_path):
+    """Stats of a table with struct, array and map columns, as we write them, let Spark skip files."""
+    import hashlib
+
+    import pyarrow as pa
+    from deltalake import DeltaTable, write_deltalake
+
+    path = str(tmp_path / "nested")
+    for batch in range(4):
+        ids = list(range(batch * 50000, (batch + 1) * 50000))
+        write_deltalake(path, pa.table({
+            "id": pa.array(ids, pa.int64()),
+            # Digests do not compress: about 7 MB in all, several 1 MB files after.
+            "info": pa.array([{"x": i % 1000, "s": hashlib.md5(str(i).encode()).hexdigest()} for i in ids],
+                             pa.struct([("x", pa.int32()), ("s", pa.string())])),
+            "tags": pa.array([[i] for i in ids], pa.list_(pa.int64())),
+            "attrs": pa.array([[("k", i)] for i in ids], pa.map_(pa.string(), pa.int64())),
+        }), mode="append")
+
+    code, out, err = compactor("run", "--work-dir", str(tmp_path), "--demo-mode", "false", "--table-uri", path,
+                               "--z-order-columns", "id", "--target-file-size-mb", "1", "--json")
+    assert code == 0, err
+    files = len(DeltaTable(path).file_uris())
+    assert files >= 3
+
+    spark.conf.set("spark.sql.adaptive.enabled", "false")
+    df = spark.read.format("delta").load(path).where("id = 123456")
+    rows = df.collect()
+    assert [(r["id"], r["info"]["x"], r["info"]["s"], list(r["tags"]), dict(r["attrs"])) for r in rows] == [
+        (123456, 456, hashlib.md5(b"123456").hexdigest(), [123456], {"k": 123456})]
+    leaves = df._jdf.queryExecution().executedPlan().collectLeaves()
+    scanned = [leaves.apply(i).metrics().apply("numFiles").value() for i in range(leaves.size())]
+    assert scanned == [1], f"Spark read {scanned} of {files} files"
+    assert spark.read.format("delta").load(path).count() == 200000

@@ -5,7 +5,6 @@ import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,16 +47,13 @@ public final class CompactionPlanner {
   /** Plans the compaction of {@code snapshot} under {@code options}. */
   public static CompactionPlan plan(TableSnapshot snapshot, CompactionOptions options) {
     CompactionGate gate = new CompactionGate(options);
-    Map<String, List<DataFile>> byPartition = new TreeMap<>();
-    Map<String, PartitionValues> partitionOf = new LinkedHashMap<>();
+    Map<PartitionValues, List<DataFile>> byPartition = new TreeMap<>(PartitionValues.ORDER);
     for (DataFile file : snapshot.activeFiles()) {
-      String label = file.partition().label();
-      byPartition.computeIfAbsent(label, k -> new ArrayList<>()).add(file);
-      partitionOf.putIfAbsent(label, file.partition());
+      byPartition.computeIfAbsent(file.partition(), k -> new ArrayList<>()).add(file);
     }
     List<DataFile> inScope = new ArrayList<>();
-    byPartition.forEach((label, files) -> {
-      if (options.partitionFilter().matches(partitionOf.get(label))) {
+    byPartition.forEach((partition, files) -> {
+      if (options.partitionFilter().matches(partition)) {
         inScope.addAll(files);
       }
     });
@@ -65,28 +61,28 @@ public final class CompactionPlanner {
 
     List<PartitionDecision> decisions = new ArrayList<>();
     List<Bin> planned = new ArrayList<>();
-    for (Map.Entry<String, List<DataFile>> entry : byPartition.entrySet()) {
-      String label = entry.getKey();
+    for (Map.Entry<PartitionValues, List<DataFile>> entry : byPartition.entrySet()) {
+      PartitionValues partition = entry.getKey();
       List<DataFile> files = entry.getValue();
       int small = (int) files.stream().filter(gate::isCandidate).count();
-      if (!options.partitionFilter().matches(partitionOf.get(label))) {
-        decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.FILTERED_OUT, 0));
+      if (!options.partitionFilter().matches(partition)) {
+        decisions.add(new PartitionDecision(partition, files.size(), small, PartitionDecision.Outcome.FILTERED_OUT, 0));
         continue;
       }
       if (!tableGate || !gate.shouldCompact(files)) {
-        decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
+        decisions.add(new PartitionDecision(partition, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
         continue;
       }
       if (options.layout() == Layout.Z_ORDER && isClustered(files, options.zOrderColumns())) {
-        decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
+        decisions.add(new PartitionDecision(partition, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
         continue;
       }
       List<Bin> bins = options.layout() == Layout.Z_ORDER
-          ? zOrderGroups(partitionOf.get(label), files, options.maxZOrderGroupBytes())
-          : binsOf(partitionOf.get(label), files, gate);
+          ? zOrderGroups(partition, files, options.maxZOrderGroupBytes())
+          : binsOf(partition, files, gate);
       decisions.add(
           new PartitionDecision(
-              label,
+              partition,
               files.size(),
               small,
               bins.isEmpty() ? PartitionDecision.Outcome.NOTHING_TO_MERGE : PartitionDecision.Outcome.COMPACT,

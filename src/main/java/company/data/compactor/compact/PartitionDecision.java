@@ -1,15 +1,17 @@
 package company.data.compactor.compact;
 
+import company.data.compactor.model.PartitionValues;
+
 /**
  * What the planner decided for one partition, and why.
  *
- * @param partition the partition label
+ * @param partition the partition
  * @param files active files in the partition
  * @param smallFiles candidates among them
  * @param outcome the decision
  * @param bins bins planned (including deferred ones)
  */
-public record PartitionDecision(String partition, int files, int smallFiles, Outcome outcome, int bins) {
+public record PartitionDecision(PartitionValues partition, int files, int smallFiles, Outcome outcome, int bins) {
 
   /** Why a partition is or is not compacted. */
   public enum Outcome {

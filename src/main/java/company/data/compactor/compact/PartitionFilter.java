@@ -1,6 +1,7 @@
 package company.data.compactor.compact;
 
 import company.data.compactor.model.Column;
+import company.data.compactor.model.FilterLimits;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSchema;
 import java.math.BigDecimal;
@@ -19,7 +20,8 @@ import java.util.Objects;
  * with {@code AND}, {@code OR}, {@code NOT} and parentheses. Column names may be quoted with
  * backticks or double quotes. Numeric partition columns compare as numbers, all others as text
  * (ISO dates and timestamps order correctly as text). A comparison with a NULL partition value is
- * false, as in SQL.
+ * false, as in SQL. A filter longer than {@link FilterLimits#MAX_CHARS} characters or nesting
+ * parentheses deeper than {@link FilterLimits#MAX_DEPTH} is refused.
  */
 public final class PartitionFilter {
 
@@ -41,12 +43,16 @@ public final class PartitionFilter {
   /**
    * Parses {@code text} against {@code schema}.
    *
-   * @throws IllegalArgumentException naming the problem (unknown or non-partition column, bad
-   *     literal, syntax) and where it is
+   * @throws IllegalArgumentException naming the problem (a limit of {@link FilterLimits}, unknown or
+   *     non-partition column, bad literal, syntax) and where it is
    */
   public static PartitionFilter parse(String text, TableSchema schema) {
     if (text == null || text.isBlank()) {
       return ALL;
+    }
+    List<String> exceeded = FilterLimits.exceeded(text);
+    if (!exceeded.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", exceeded));
     }
     Parser parser = new Parser(text, schema);
     Node root = parser.parseOr();
@@ -128,31 +134,34 @@ public final class PartitionFilter {
       this.schema = schema;
     }
 
+    // Chains of AND, OR and NOT are loops over flat lists, so only parenthesised groups recurse,
+    // and FilterLimits bounds their depth.
     Node parseOr() {
-      Node left = parseAnd();
+      List<Node> terms = new ArrayList<>(List.of(parseAnd()));
       while (keyword("OR")) {
-        Node l = left;
-        Node r = parseAnd();
-        left = v -> l.test(v) || r.test(v);
+        terms.add(parseAnd());
       }
-      return left;
+      return terms.size() == 1 ? terms.get(0) : v -> terms.stream().anyMatch(t -> t.test(v));
     }
 
     Node parseAnd() {
-      Node left = parseNot();
+      List<Node> factors = new ArrayList<>(List.of(parseNot()));
       while (keyword("AND")) {
-        Node l = left;
-        Node r = parseNot();
-        left = v -> l.test(v) && r.test(v);
+        factors.add(parseNot());
       }
-      return left;
+      return factors.size() == 1 ? factors.get(0) : v -> factors.stream().allMatch(f -> f.test(v));
     }
 
     Node parseNot() {
-      if (keyword("NOT")) {
-        Node inner = parseNot();
-        return v -> !inner.test(v);
+      boolean negated = false;
+      while (keyword("NOT")) {
+        negated = !negated;
       }
+      Node inner = parsePrimary();
+      return negated ? v -> !inner.test(v) : inner;
+    }
+
+    Node parsePrimary() {
       skipSpace();
       if (peek('(')) {
         pos++;

@@ -1,11 +1,12 @@
 package company.data.compactor.compact;
 
+import company.data.compactor.model.PartitionValues;
 import java.util.List;
 
 /**
  * What happened to one partition's bins.
  *
- * @param partition the partition label
+ * @param partition the partition
  * @param status the outcome
  * @param committedVersion the version of the commit, when committed
  * @param filesRemoved input files replaced
@@ -17,7 +18,7 @@ import java.util.List;
  * @param hookFailures post-commit hooks that failed after the commit (not fatal)
  */
 public record PartitionResult(
-    String partition,
+    PartitionValues partition,
     Status status,
     Long committedVersion,
     int filesRemoved,
@@ -43,7 +44,7 @@ public record PartitionResult(
   }
 
   /** A partition whose rewrite did not land: nothing changed in the table. */
-  public static PartitionResult notCommitted(String partition, Status status, String detail) {
+  public static PartitionResult notCommitted(PartitionValues partition, Status status, String detail) {
     return new PartitionResult(partition, status, null, 0, 0, 0, 0, 0, detail, List.of());
   }
 }

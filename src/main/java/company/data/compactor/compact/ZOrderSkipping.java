@@ -3,6 +3,7 @@ package company.data.compactor.compact;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -41,17 +42,17 @@ public final class ZOrderSkipping {
   private ZOrderSkipping() {}
 
   /**
-   * Measures every column over the partitions in {@code partitions} (labels).
+   * Measures every column over the partitions in {@code partitions}.
    *
    * @param before the active files before the rewrite
    * @param after the active files after it
    */
   public static List<ColumnSkipping> measure(
-      List<DataFile> before, List<DataFile> after, List<String> columns, Set<String> partitions) {
+      List<DataFile> before, List<DataFile> after, List<String> columns, Set<PartitionValues> partitions) {
     List<ColumnSkipping> result = new ArrayList<>();
     for (String column : columns) {
-      Map<String, List<Bounds>> beforeBounds = bounds(before, column, partitions);
-      Map<String, List<Bounds>> afterBounds = bounds(after, column, partitions);
+      Map<PartitionValues, List<Bounds>> beforeBounds = bounds(before, column, partitions);
+      Map<PartitionValues, List<Bounds>> afterBounds = bounds(after, column, partitions);
       List<JsonNode> values = sample(beforeBounds, afterBounds);
       if (values.isEmpty()) {
         continue;
@@ -68,10 +69,11 @@ public final class ZOrderSkipping {
     }
   }
 
-  private static Map<String, List<Bounds>> bounds(List<DataFile> files, String column, Set<String> partitions) {
-    Map<String, List<Bounds>> out = new TreeMap<>();
+  private static Map<PartitionValues, List<Bounds>> bounds(
+      List<DataFile> files, String column, Set<PartitionValues> partitions) {
+    Map<PartitionValues, List<Bounds>> out = new TreeMap<>(PartitionValues.ORDER);
     for (DataFile file : files) {
-      String partition = file.partition().label();
+      PartitionValues partition = file.partition();
       if (!partitions.contains(partition)) {
         continue;
       }
@@ -97,9 +99,9 @@ public final class ZOrderSkipping {
 
   /** Up to {@link #SAMPLES} values evenly spaced over the distinct recorded bounds. */
   @SafeVarargs
-  private static List<JsonNode> sample(Map<String, List<Bounds>>... sides) {
+  private static List<JsonNode> sample(Map<PartitionValues, List<Bounds>>... sides) {
     List<JsonNode> all = new ArrayList<>();
-    for (Map<String, List<Bounds>> bounds : sides) {
+    for (Map<PartitionValues, List<Bounds>> bounds : sides) {
       for (List<Bounds> files : bounds.values()) {
         for (Bounds b : files) {
           if (b.min() != null) {
@@ -128,7 +130,7 @@ public final class ZOrderSkipping {
     return sampled;
   }
 
-  private static double fraction(Map<String, List<Bounds>> bounds, List<JsonNode> values) {
+  private static double fraction(Map<PartitionValues, List<Bounds>> bounds, List<JsonNode> values) {
     double sum = 0;
     int lookups = 0;
     for (List<Bounds> files : bounds.values()) {

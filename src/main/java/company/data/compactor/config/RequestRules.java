@@ -2,6 +2,7 @@ package company.data.compactor.config;
 
 import company.data.compactor.error.Violation;
 import company.data.compactor.model.Column;
+import company.data.compactor.model.FilterLimits;
 import company.data.compactor.model.TableSchema;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,14 +21,9 @@ public final class RequestRules {
   /** Rules that need no table: ranges and shapes of the values. */
   public static List<Violation> violations(MaintenanceRequest request) {
     List<Violation> found = new ArrayList<>();
-    if (request.tableUri().isBlank()) {
-      found.add(violation(InputKey.TABLE_URI, request.tableUri(), "must not be blank"));
-    } else if (!TableUris.isSupported(request.tableUri())) {
-      found.add(
-          violation(
-              InputKey.TABLE_URI,
-              request.tableUri(),
-              "must be a local path, a file: URI or an s3://bucket/path URI"));
+    found.addAll(TableUris.violations(InputKey.TABLE_URI.key(), request.tableUri()));
+    for (String rule : FilterLimits.exceeded(request.partitionFilter())) {
+      found.add(violation(InputKey.PARTITION_FILTER, Violation.excerpt(request.partitionFilter()), rule));
     }
     if (!(request.smallFileThresholdMb() > 0)) {
       found.add(violation(InputKey.SMALL_FILE_THRESHOLD_MB, request.smallFileThresholdMb(), "must be > 0"));

@@ -1,20 +1,26 @@
 package company.data.compactor.config;
 
+import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
 import company.data.compactor.model.TableLocation;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * {@code allowed_table_prefixes}: the table locations this deployment may maintain. Empty means
- * any. A table is allowed when its URI equals a prefix or lies below it ({@code
- * s3://bucket/tables} allows {@code s3://bucket/tables/events} but not {@code
- * s3://bucket/tables-old/x}). Checked before any request is made.
+ * any. A table is allowed when its canonical location equals a prefix or lies below it, segment by
+ * segment ({@code s3://bucket/tables} allows {@code s3://bucket/tables/events} but not {@code
+ * s3://bucket/tables-old/x}). Prefixes and table URIs go through the same parser ({@link
+ * TableLocation#parse}), which refuses {@code ..} and the other ambiguous spellings instead of
+ * resolving them, so what is checked here is what storage later reads. Checked before any request
+ * is made.
  *
- * @param prefixes normalised table-location prefixes
+ * @param prefixes canonical table-location prefixes
  */
-public record TableAllowlist(List<String> prefixes) {
+public record TableAllowlist(List<TableLocation> prefixes) {
 
   /** The environment variable holding comma-separated prefixes. */
   public static final String ENVIRONMENT_VARIABLE = "COMPACTOR_ALLOWED_TABLE_PREFIXES";
@@ -24,34 +30,37 @@ public record TableAllowlist(List<String> prefixes) {
   }
 
   /**
-   * Parses comma-separated prefixes (paths or URIs, normalised like {@code table_uri}; relative
-   * paths resolve against {@code workDir}); blank means any table.
+   * Parses comma-separated prefixes (paths or URIs, read like {@code table_uri}; relative paths
+   * resolve against {@code workDir}); blank means any table.
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST (a configuration
+   *     error) naming every prefix that is not a valid table location and the rule it breaks
    */
   public static TableAllowlist parse(String commaSeparated, Path workDir) {
     if (commaSeparated == null || commaSeparated.isBlank()) {
       return new TableAllowlist(List.of());
     }
-    return new TableAllowlist(
-        Arrays.stream(commaSeparated.split(","))
-            .map(String::strip)
-            .filter(s -> !s.isEmpty())
-            .map(s -> TableLocation.parse(s, workDir).uri())
-            .toList());
+    List<String> given = Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    List<Violation> broken = new ArrayList<>();
+    for (String prefix : given) {
+      broken.addAll(TableUris.violations(ENVIRONMENT_VARIABLE, prefix));
+    }
+    if (!broken.isEmpty()) {
+      throw Errors.invalidConfiguration(broken);
+    }
+    return new TableAllowlist(given.stream().map(p -> TableLocation.parse(p, workDir)).toList());
   }
 
   /** Empty when {@code location} is allowed, else the violation naming the allowed prefixes. */
   public List<Violation> violations(TableLocation location) {
-    if (prefixes.isEmpty()) {
+    if (prefixes.isEmpty() || prefixes.stream().anyMatch(location::isAtOrUnder)) {
       return List.of();
     }
-    String uri = location.uri();
-    boolean allowed = prefixes.stream().anyMatch(p -> uri.equals(p) || uri.startsWith(p + "/"));
-    return allowed
-        ? List.of()
-        : List.of(new Violation(
-            InputKey.TABLE_URI.key(),
-            uri,
-            "is not under an allowed table prefix (" + String.join(", ", prefixes)
-                + "); ask the operator to add it to " + ENVIRONMENT_VARIABLE));
+    return List.of(new Violation(
+        InputKey.TABLE_URI.key(),
+        location.uri(),
+        "is not under an allowed table prefix ("
+            + prefixes.stream().map(TableLocation::uri).collect(Collectors.joining(", "))
+            + "); ask the operator to add it to " + ENVIRONMENT_VARIABLE));
   }
 }

@@ -1,21 +1,25 @@
 package company.data.compactor.config;
 
+import company.data.compactor.error.Violation;
 import company.data.compactor.model.TableLocation;
 import java.nio.file.Path;
+import java.util.List;
 
-/** Resolution of the {@code table_uri} input against a working directory. */
+/**
+ * The {@code table_uri} input and the table prefixes of the configuration, read through the one
+ * table-location parser ({@link TableLocation#parse}): every broken rule becomes a named violation,
+ * and a valid value resolves to its canonical location.
+ */
 public final class TableUris {
 
   private TableUris() {}
 
-  /** Whether {@code raw} names a location the compactor can reach. */
-  static boolean isSupported(String raw) {
-    try {
-      TableLocation.parse(raw, Path.of("/"));
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+  /**
+   * One violation per rule {@code raw} breaks as a table location, each naming {@code key} and the
+   * value; empty when it is a valid location.
+   */
+  static List<Violation> violations(String key, String raw) {
+    return TableLocation.refusals(raw).stream().map(rule -> new Violation(key, raw, rule)).toList();
   }
 
   /**

@@ -27,6 +27,39 @@ public final class Errors {
         null);
   }
 
+  /**
+   * Settings of the deployment (environment variables) broke these rules; nothing was touched.
+   * Of kind INVALID_REQUEST: the operator's input, so the command line exits 2.
+   */
+  public static CompactorException invalidConfiguration(List<Violation> violations) {
+    String detail =
+        violations.stream().map(Violation::describe).collect(Collectors.joining("; "));
+    String noun = violations.size() == 1 ? "setting" : "settings";
+    return new CompactorException(
+        CompactorException.Kind.INVALID_REQUEST,
+        "Invalid configuration, " + violations.size() + " " + noun + " broken: " + detail
+            + ". Nothing was read or written; fix the setting and run again.",
+        violations,
+        null);
+  }
+
+  /**
+   * The table's log references active files outside its root ({@code path (logged as ...)} each);
+   * the compactor never reads, writes beside or deletes such files.
+   */
+  public static CompactorException filesOutsideRoot(TableLocation location, List<String> described) {
+    int shown = Math.min(described.size(), MAX_PATHS_NAMED);
+    String more = described.size() > shown ? " and " + (described.size() - shown) + " more" : "";
+    return unsupportedTable(location,
+        "its log references " + described.size() + " active file" + (described.size() == 1 ? "" : "s")
+            + " outside the table root: " + String.join(", ", described.subList(0, shown)) + more
+            + ". The compactor never reads, writes beside or deletes files outside the root; nothing was"
+            + " read or written. Rewrite the table with paths under its root.");
+  }
+
+  /** An error names at most this many paths, then counts the rest. */
+  static final int MAX_PATHS_NAMED = 5;
+
   /** No Delta table at {@code location}. */
   public static CompactorException tableNotFound(TableLocation location, Throwable cause) {
     return new CompactorException(

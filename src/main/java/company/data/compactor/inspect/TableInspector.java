@@ -2,9 +2,9 @@ package company.data.compactor.inspect;
 
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,19 +23,16 @@ public final class TableInspector {
    */
   public static TableHealth inspect(
       TableSnapshot snapshot, long smallFileThresholdBytes, double compactionRatioThresholdPct) {
-    Map<String, List<DataFile>> byPartition = new TreeMap<>();
-    Map<String, Map<String, String>> valuesByLabel = new LinkedHashMap<>();
+    Map<PartitionValues, List<DataFile>> byPartition = new TreeMap<>(PartitionValues.ORDER);
     for (DataFile file : snapshot.activeFiles()) {
-      String label = file.partition().label();
-      byPartition.computeIfAbsent(label, k -> new ArrayList<>()).add(file);
-      valuesByLabel.putIfAbsent(label, file.partition().values());
+      byPartition.computeIfAbsent(file.partition(), k -> new ArrayList<>()).add(file);
     }
     List<PartitionHealth> partitions = new ArrayList<>();
     int totalSmall = 0;
     long totalBytes = 0;
     long totalRows = 0;
     int withoutStats = 0;
-    for (Map.Entry<String, List<DataFile>> entry : byPartition.entrySet()) {
+    for (Map.Entry<PartitionValues, List<DataFile>> entry : byPartition.entrySet()) {
       List<DataFile> files = entry.getValue();
       int small = 0;
       long bytes = 0;
@@ -54,8 +51,8 @@ public final class TableInspector {
       totalBytes += bytes;
       partitions.add(
           new PartitionHealth(
-              entry.getKey(),
-              valuesByLabel.get(entry.getKey()),
+              entry.getKey().label(),
+              entry.getKey().values(),
               files.size(),
               small,
               ratioPct(small, files.size()),

@@ -23,7 +23,11 @@ record ApiGatewayRequest(String format, String method, Map<String, String> heade
     headers = Map.copyOf(headers);
   }
 
-  /** The request in {@code event}, or empty when the event is not an API Gateway proxy event. */
+  /**
+   * The request in {@code event}, or empty when the event is not an API Gateway proxy event.
+   *
+   * @throws IllegalArgumentException when the body is marked base64 but does not decode
+   */
   static Optional<ApiGatewayRequest> from(Map<String, Object> event) {
     String format;
     Object method;
@@ -47,7 +51,11 @@ record ApiGatewayRequest(String format, String method, Map<String, String> heade
     }
     String body = event.get("body") == null ? "" : event.get("body").toString();
     if (Boolean.TRUE.equals(event.get("isBase64Encoded")) || "true".equals(String.valueOf(event.get("isBase64Encoded")))) {
-      body = new String(Base64.getMimeDecoder().decode(body), StandardCharsets.UTF_8);
+      try {
+        body = new String(Base64.getMimeDecoder().decode(body), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("the body is marked isBase64Encoded but is not valid base64", e);
+      }
     }
     return Optional.of(new ApiGatewayRequest(format, String.valueOf(method).toUpperCase(Locale.ROOT), headers, body));
   }

@@ -27,10 +27,13 @@ final class RemoteInputs {
   /**
    * {@code given} merged over the defaults.
    *
-   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST when the defaults
-   *     variable is not a JSON object
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST when {@code given} is
+   *     null (a JSON {@code null} entry) or the defaults variable is not a JSON object
    */
   static Map<String, Object> merge(Map<String, String> environment, Map<String, ?> given) {
+    if (given == null) {
+      throw Errors.invalidRequest(List.of(new Violation("inputs", "null", "must be a JSON object of request inputs")));
+    }
     Map<String, Object> merged = new LinkedHashMap<>();
     merged.put(InputKey.DEMO_MODE.key(), false);
     String defaults = environment.get(DEFAULTS_VARIABLE);

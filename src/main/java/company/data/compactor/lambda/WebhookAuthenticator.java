@@ -20,7 +20,9 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@value #KEY_HEADER}: the key itself;
  *   <li>{@value #TIMESTAMP_HEADER} (Unix seconds) and {@value #SIGNATURE_HEADER} ({@code
  *       sha256=<hex>} of HMAC-SHA256 with the key over {@code <timestamp>.<body>}), the timestamp
- *       within {@link #WINDOW} of now, so a captured request cannot be replayed later.
+ *       within {@link #WINDOW} of now, so a captured request cannot be replayed later; inside the
+ *       window the webhook remembers each signature ({@link Proof#replayDigest()}) and refuses a
+ *       second delivery.
  * </ul>
  *
  * Both comparisons go through {@link ConstantTimeEquality} on equal-length digests, so timing
@@ -57,21 +59,43 @@ final class WebhookAuthenticator {
     this.equality = equality;
   }
 
+  /**
+   * What an authentic request proved.
+   *
+   * @param replayDigest for a signed request, the hex SHA-256 of its signature: the same request
+   *     delivered twice has the same digest; empty for the shared-key scheme, whose every request
+   *     carries the key itself and so has nothing to replay beyond it
+   * @param validUntil when the signature stops being accepted (its timestamp plus {@link #WINDOW});
+   *     until then a replay would authenticate, so the digest must be remembered that long
+   */
+  record Proof(Optional<String> replayDigest, Optional<Instant> validUntil) {}
+
   /** Whether {@code request} proves knowledge of the key by either scheme. */
   boolean authenticates(ApiGatewayRequest request) {
+    return verify(request).isPresent();
+  }
+
+  /** The proof {@code request} carries, empty when it does not authenticate by either scheme. */
+  Optional<Proof> verify(ApiGatewayRequest request) {
     Optional<String> presented = request.header(KEY_HEADER);
     if (presented.isPresent()) {
-      return equality.equal(sha256(key), sha256(presented.get().getBytes(StandardCharsets.UTF_8)));
+      boolean equal = equality.equal(sha256(key), sha256(presented.get().getBytes(StandardCharsets.UTF_8)));
+      return equal ? Optional.of(new Proof(Optional.empty(), Optional.empty())) : Optional.empty();
     }
     Optional<String> timestamp = request.header(TIMESTAMP_HEADER);
     Optional<String> signature = request.header(SIGNATURE_HEADER);
     if (timestamp.isEmpty() || signature.isEmpty() || !withinWindow(timestamp.get())) {
-      return false;
+      return Optional.empty();
     }
     Optional<byte[]> given = parseSignature(signature.get());
     byte[] expected = sign(timestamp.get().strip(), request.body());
     // Equal lengths always: a malformed signature is compared as zeros, so it costs the same.
-    return equality.equal(expected, given.orElse(new byte[expected.length])) && given.isPresent();
+    if (!(equality.equal(expected, given.orElse(new byte[expected.length])) && given.isPresent())) {
+      return Optional.empty();
+    }
+    Instant signedAt = Instant.ofEpochSecond(Long.parseLong(timestamp.get().strip()));
+    return Optional.of(new Proof(
+        Optional.of(HexFormat.of().formatHex(sha256(expected))), Optional.of(signedAt.plus(WINDOW))));
   }
 
   /** {@code sha256=<hex>} of HMAC-SHA256({@code key}, {@code timestamp + "." + body}). */
@@ -90,8 +114,10 @@ final class WebhookAuthenticator {
     } catch (NumberFormatException e) {
       return false;
     }
-    Duration skew = Duration.between(Instant.ofEpochSecond(seconds), clock.instant()).abs();
-    return skew.compareTo(WINDOW) <= 0;
+    // Compared as seconds, never turned into an Instant: 9223372036854775807 is a bad timestamp,
+    // not a DateTimeException.
+    long now = clock.instant().getEpochSecond();
+    return seconds >= now - WINDOW.toSeconds() && seconds <= now + WINDOW.toSeconds();
   }
 
   private static Optional<byte[]> parseSignature(String header) {

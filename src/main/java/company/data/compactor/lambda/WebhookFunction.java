@@ -37,7 +37,12 @@ public class WebhookFunction {
   /** Answers one API Gateway proxy event. */
   @Funq("webhook")
   public Map<String, Object> webhook(Map<String, Object> event) {
-    Optional<ApiGatewayRequest> request = ApiGatewayRequest.from(event == null ? Map.of() : event);
+    Optional<ApiGatewayRequest> request;
+    try {
+      request = ApiGatewayRequest.from(event == null ? Map.of() : event);
+    } catch (IllegalArgumentException e) {
+      return HttpResponse.error(400, "invalid_request", e.getMessage(), Map.of()).toApiGateway();
+    }
     if (request.isEmpty()) {
       return HttpResponse.error(400, "invalid_request", "not an API Gateway proxy event", Map.of()).toApiGateway();
     }
@@ -57,6 +62,7 @@ public class WebhookFunction {
           environment,
           work,
           Wiring.leases(work, environment, clock),
+          Wiring.replays(work, environment),
           new LambdaRunLauncher(launcherClient(environment), function.strip()),
           clock,
           () -> UUID.randomUUID().toString()));

@@ -2,14 +2,19 @@ package company.data.compactor.lambda;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.config.RequestReader;
 import company.data.compactor.config.TableAllowlist;
 import company.data.compactor.config.TableUris;
 import company.data.compactor.error.CompactorException;
+import company.data.compactor.error.Errors;
+import company.data.compactor.error.Violation;
 import company.data.compactor.lease.Lease;
 import company.data.compactor.lease.LeaseAttempt;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.lease.ReplayLedger;
 import company.data.compactor.model.TableLocation;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -17,11 +22,15 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The webhook, in order: authenticate (401, no detail), parse and validate the body (400 naming
- * every invalid field), check the table allowlist (403; an empty allowlist allows nothing here),
+ * The webhook, in order: authenticate (401, no detail), refuse a signed request already received
+ * (409 {@code replayed}, see {@link ReplayLedger}), parse and validate the body (400 naming
+ * every invalid field; a body that is not one JSON object is a violation of {@code body}), check
+ * the table allowlist (403; an empty allowlist allows nothing here; a prefix that is not a valid
+ * table location is a configuration error, 500),
  * take the table's lease (409 naming the run that holds it), hand the run to the maintenance
  * function (the lease is released if that fails), answer 202 with the run id. Nothing is touched
  * before every check passed. The key and request headers are never logged or echoed.
@@ -29,7 +38,13 @@ import java.util.function.Supplier;
 final class WebhookHandler {
 
   private static final System.Logger LOG = System.getLogger(WebhookHandler.class.getName());
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  /** How a violation names the request body as a whole. */
+  static final String BODY_FIELD = "body";
+
+  private static final String BODY_RULE = "must be a JSON object of request inputs";
 
   /** What the handler works with, built by the function per invocation. */
   record Parts(
@@ -37,6 +52,7 @@ final class WebhookHandler {
       Map<String, String> environment,
       Path workDir,
       Leases leases,
+      ReplayLedger replays,
       RunLauncher launcher,
       Clock clock,
       Supplier<String> runIds) {}
@@ -51,33 +67,37 @@ final class WebhookHandler {
     if (!request.method().equals("POST")) {
       return HttpResponse.error(405, "method_not_allowed", "use POST with a JSON body", Map.of());
     }
-    if (!parts.authenticator().authenticates(request)) {
+    Optional<WebhookAuthenticator.Proof> proof = parts.authenticator().verify(request);
+    if (proof.isEmpty()) {
       LOG.log(Level.WARNING, "webhook: unauthenticated call refused (format {0})", request.format());
       return HttpResponse.error(401, "unauthorized", "unauthorized", Map.of());
     }
-    Map<String, Object> given;
-    try {
-      given = JSON.readValue(request.body().isBlank() ? "{}" : request.body(), new TypeReference<Map<String, Object>>() {});
-    } catch (JsonProcessingException e) {
-      return HttpResponse.error(400, "invalid_request",
-          "the body must be a JSON object of request inputs (" + e.getOriginalMessage() + ")", Map.of());
+    if (isReplay(proof.get())) {
+      LOG.log(Level.WARNING, "webhook: replayed signed request refused (format {0})", request.format());
+      return HttpResponse.error(409, "replayed",
+          "this signed request was already received; sign each request with a new timestamp", Map.of());
     }
     Map<String, Object> inputs;
     TableLocation table;
     try {
-      inputs = RemoteInputs.merge(parts.environment(), given);
+      inputs = RemoteInputs.merge(parts.environment(), bodyInputs(request.body()));
       table = TableUris.resolve(RequestReader.read(inputs), parts.workDir());
     } catch (CompactorException e) {
       return invalid(e);
     }
-    TableAllowlist allowlist =
-        TableAllowlist.parse(parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
+    TableAllowlist allowlist;
+    try {
+      allowlist = TableAllowlist.parse(parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
+    } catch (CompactorException e) {
+      LOG.log(Level.ERROR, "webhook: not configured correctly: {0}", e.getMessage());
+      return HttpResponse.error(500, "not_configured", "the webhook is not configured correctly; nothing was started", Map.of());
+    }
     if (allowlist.prefixes().isEmpty()) {
       return HttpResponse.error(403, "forbidden",
           "this webhook maintains no tables until the operator sets " + TableAllowlist.ENVIRONMENT_VARIABLE,
           Map.of("table_uri", table.uri()));
     }
-    List<company.data.compactor.error.Violation> outside = allowlist.violations(table);
+    List<Violation> outside = allowlist.violations(table);
     if (!outside.isEmpty()) {
       return HttpResponse.error(403, "forbidden", outside.get(0).describe(), Map.of("table_uri", table.uri()));
     }
@@ -105,6 +125,37 @@ final class WebhookHandler {
     body.put("table_uri", table.uri());
     body.put("lease_expires_at", lease.expiresAt().toString());
     return new HttpResponse(202, body);
+  }
+
+  /** Whether a signed request was already received while its signature is still valid. */
+  private boolean isReplay(WebhookAuthenticator.Proof proof) {
+    if (proof.replayDigest().isEmpty()) {
+      return false;
+    }
+    return !parts.replays().recordFirstUse(
+        proof.replayDigest().get(), parts.clock().instant(), proof.validUntil().orElseThrow());
+  }
+
+  /**
+   * The request inputs a body holds: a JSON object (a blank body is an empty one).
+   *
+   * @throws CompactorException INVALID_REQUEST naming {@value #BODY_FIELD} when the body is not one
+   *     JSON object: {@code null}, an array, a scalar, malformed, trailing content, or past Jackson's
+   *     nesting and number-length limits
+   */
+  private static Map<String, Object> bodyInputs(String body) {
+    JsonNode node;
+    String problem = "";
+    try {
+      node = JSON.readTree(body.isBlank() ? "{}" : body);
+    } catch (JsonProcessingException e) {
+      node = null;
+      problem = " (" + Violation.excerpt(e.getOriginalMessage()) + ")";
+    }
+    if (node == null || !node.isObject()) {
+      throw Errors.invalidRequest(List.of(new Violation(BODY_FIELD, Violation.excerpt(body), BODY_RULE + problem)));
+    }
+    return JSON.convertValue(node, new TypeReference<Map<String, Object>>() {});
   }
 
   private static HttpResponse invalid(CompactorException e) {

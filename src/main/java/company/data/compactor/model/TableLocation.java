@@ -1,17 +1,30 @@
 package company.data.compactor.model;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Where a Delta table lives: a local directory ({@code file:}) or an S3 prefix ({@code s3://}).
  *
- * <p>{@link #uri()} is the normalised form used everywhere else: {@code file:/absolute/path} for
- * local tables (the form Delta kernel and Hadoop print) and {@code s3://bucket/key} for S3, never
- * with a trailing slash.
+ * <p>{@link #uri()} is the canonical form used everywhere else (allowlist, lease and telemetry
+ * keys, storage, kernel): {@code file:/absolute/path} for local tables (the form Delta kernel and
+ * Hadoop print) and {@code s3://bucket/key} for S3, never with a trailing slash. It splits into
+ * {@link #scheme()}, {@link #root()} (the bucket, or {@code /}) and {@link #key()}.
  *
- * @param uri normalised table URI
+ * <p>{@link #parse} refuses, and never normalises, what could make two spellings name one table or
+ * let a value climb out of a prefix: {@code .} and {@code ..} segments (also percent-encoded, as
+ * {@code %2e%2e}), empty segments ({@code a//b}), percent-encoded separators, backslashes and
+ * control characters. This holds for local paths too, relative or absolute: {@code ../t} and
+ * {@code /data/../t} are refused like {@code s3://b/t/../u}. A relative path without such
+ * segments still resolves against the work directory.
+ *
+ * @param uri canonical table URI
  */
 public record TableLocation(String uri) {
 
@@ -21,55 +34,257 @@ public record TableLocation(String uri) {
     S3
   }
 
+  /** Rule: the value must not be blank. */
+  public static final String RULE_BLANK = "must not be blank";
+  /** Rule: no control characters; the position is appended. */
+  public static final String RULE_CONTROL = "must not contain control characters";
+  /** Rule: no backslashes. */
+  public static final String RULE_BACKSLASH = "must not contain backslashes; separate path segments with /";
+  /** Rule: no percent-encoded separators. */
+  public static final String RULE_ENCODED_SEPARATOR = "must not contain percent-encoded / or \\ (%2f, %5c)";
+  /** Rule: no dot segments. */
+  public static final String RULE_DOT_SEGMENT =
+      "must not contain . or .. path segments; they are refused, never resolved: name the table by its"
+          + " canonical path";
+  /** Rule: no percent-encoded dot segments. */
+  public static final String RULE_ENCODED_DOT_SEGMENT =
+      "must not contain percent-encoded . or .. path segments (%2e)";
+  /** Rule: no empty segments. */
+  public static final String RULE_EMPTY_SEGMENT = "must not contain empty path segments (//)";
+  /** Rule: a known scheme. */
+  public static final String RULE_SCHEME =
+      "must be a local path, a file: URI or an s3://bucket/path URI (unsupported scheme)";
+  /** Rule: an S3 URI names its bucket. */
+  public static final String RULE_BUCKET = "must name a bucket, as in s3://bucket/path";
+  /** Rule: a file URI names no host. */
+  public static final String RULE_FILE_HOST =
+      "must name a local path: file:/path or file:///path, not file://host/path";
+
+  private static final Pattern OTHER_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*", Pattern.DOTALL);
+  private static final Pattern ENCODED_DOT = Pattern.compile("(?i)%2e");
+  private static final Pattern ENCODED_SEPARATOR = Pattern.compile("(?i)%(2f|5c)");
+
   public TableLocation {
     Objects.requireNonNull(uri, "uri");
   }
 
+  /** What a value says before resolution: its scheme, its root and its path segments. */
+  private record Spelling(Scheme scheme, String root, boolean relative, List<String> segments) {}
+
   /**
    * Parses what a user typed: a relative or absolute local path, a {@code file:} URI or an
-   * {@code s3://bucket/prefix} URI. A relative path resolves against {@code workDir}.
+   * {@code s3://bucket/prefix} (or {@code s3a://}) URI. A relative path resolves against {@code
+   * workDir}. One trailing slash is dropped.
    *
-   * @throws IllegalArgumentException when the value is blank, has an unsupported scheme or an S3
-   *     URI lacks a bucket
+   * @throws IllegalArgumentException whose message joins every broken rule of {@link #refusals}
    */
   public static TableLocation parse(String raw, Path workDir) {
+    List<String> refusals = refusals(raw);
+    if (!refusals.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", refusals));
+    }
+    Spelling spelling = spell(raw.strip()).orElseThrow();
+    String joined = String.join("/", spelling.segments());
+    if (spelling.scheme() == Scheme.S3) {
+      return new TableLocation("s3://" + joined);
+    }
+    Path base = spelling.relative() ? workDir.toAbsolutePath().normalize() : Path.of("/");
+    Path path = joined.isEmpty() ? base : base.resolve(joined);
+    return new TableLocation("file:" + path);
+  }
+
+  /**
+   * Every rule {@code raw} breaks as a table location, each a phrase such as {@code must not contain
+   * empty path segments (//)}; empty when {@link #parse} accepts it.
+   */
+  public static List<String> refusals(String raw) {
     if (raw == null || raw.isBlank()) {
-      throw new IllegalArgumentException("must not be blank");
+      return List.of(RULE_BLANK);
     }
     String value = raw.strip();
+    List<String> found = new ArrayList<>();
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.isISOControl(value.charAt(i))) {
+        found.add(RULE_CONTROL + " (U+%04X at position %d)".formatted((int) value.charAt(i), i + 1));
+        break;
+      }
+    }
+    if (value.indexOf('\\') >= 0) {
+      found.add(RULE_BACKSLASH);
+    }
+    if (ENCODED_SEPARATOR.matcher(value).find()) {
+      found.add(RULE_ENCODED_SEPARATOR);
+    }
+    String lower = value.toLowerCase(Locale.ROOT);
+    if (OTHER_SCHEME.matcher(value).matches() && !lower.startsWith("s3://") && !lower.startsWith("s3a://")
+        && !lower.startsWith("file:")) {
+      found.add(RULE_SCHEME);
+      return found;
+    }
+    if (lower.startsWith("file://") && !lower.startsWith("file:///")) {
+      found.add(RULE_FILE_HOST);
+      return found;
+    }
+    Spelling spelling = spell(value).orElse(null);
+    if (spelling == null) {
+      found.add(RULE_BLANK);
+      return found;
+    }
+    if (spelling.scheme() == Scheme.S3 && (spelling.segments().isEmpty() || spelling.segments().get(0).isEmpty())) {
+      found.add(RULE_BUCKET);
+      return found;
+    }
+    found.addAll(segmentRefusals(spelling.segments()));
+    return found;
+  }
+
+  /** The rules {@code segments} break, each once, in a fixed order. */
+  private static List<String> segmentRefusals(List<String> segments) {
+    List<String> found = new ArrayList<>();
+    if (segments.stream().anyMatch(TableLocation::isDotSegment)) {
+      found.add(RULE_DOT_SEGMENT);
+    }
+    if (segments.stream().anyMatch(TableLocation::isEncodedDotSegment)) {
+      found.add(RULE_ENCODED_DOT_SEGMENT);
+    }
+    if (segments.stream().anyMatch(String::isEmpty)) {
+      found.add(RULE_EMPTY_SEGMENT);
+    }
+    return found;
+  }
+
+  private static boolean isDotSegment(String segment) {
+    return segment.equals(".") || segment.equals("..");
+  }
+
+  private static boolean isEncodedDotSegment(String segment) {
+    return !isDotSegment(segment) && isDotSegment(ENCODED_DOT.matcher(segment).replaceAll("."));
+  }
+
+  /**
+   * The scheme, root and segments {@code value} spells (one trailing slash dropped); empty when it
+   * names no path at all ({@code file:}).
+   */
+  private static Optional<Spelling> spell(String value) {
     String lower = value.toLowerCase(Locale.ROOT);
     if (lower.startsWith("s3://") || lower.startsWith("s3a://")) {
-      String rest = value.substring(value.indexOf("://") + 3);
-      while (rest.endsWith("/")) {
-        rest = rest.substring(0, rest.length() - 1);
-      }
-      int slash = rest.indexOf('/');
-      String bucket = slash < 0 ? rest : rest.substring(0, slash);
-      if (bucket.isEmpty()) {
-        throw new IllegalArgumentException("an s3:// URI needs a bucket, as in s3://bucket/path");
-      }
-      return new TableLocation("s3://" + rest);
+      List<String> segments = segments(value.substring(value.indexOf("://") + 3));
+      String bucket = segments.isEmpty() ? "" : segments.get(0);
+      return Optional.of(new Spelling(Scheme.S3, bucket, false, segments));
     }
+    String path = value;
     if (lower.startsWith("file:")) {
-      value = value.substring("file:".length());
-      if (value.startsWith("//")) {
-        // file:///abs -> /abs ; file://host/abs is not a local path
-        value = value.substring(2);
-        if (!value.startsWith("/")) {
-          throw new IllegalArgumentException("a file: URI must name a local absolute path");
-        }
+      path = value.substring("file:".length());
+      if (path.startsWith("//")) {
+        path = path.substring(2);
       }
-    } else if (value.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
-      throw new IllegalArgumentException(
-          "unsupported scheme; use a local path, file:/path or s3://bucket/path");
     }
-    Path path = workDir.resolve(value).toAbsolutePath().normalize();
-    return new TableLocation("file:" + path);
+    if (path.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean relative = !path.startsWith("/");
+    return Optional.of(new Spelling(Scheme.FILE, "/", relative, segments(relative ? path : path.substring(1))));
+  }
+
+  /** {@code path} split on {@code /}, keeping empty segments, without one trailing empty one. */
+  private static List<String> segments(String path) {
+    if (path.isEmpty()) {
+      return List.of();
+    }
+    List<String> segments = new ArrayList<>(Arrays.asList(path.split("/", -1)));
+    if (segments.size() > 1 && segments.get(segments.size() - 1).isEmpty()) {
+      segments.remove(segments.size() - 1);
+    }
+    return segments;
   }
 
   /** Which storage this location lives on. */
   public Scheme scheme() {
     return uri.startsWith("s3://") ? Scheme.S3 : Scheme.FILE;
+  }
+
+  /** The bucket of an S3 location; {@code /} for a local one. */
+  public String root() {
+    if (scheme() == Scheme.FILE) {
+      return "/";
+    }
+    String rest = uri.substring("s3://".length());
+    int slash = rest.indexOf('/');
+    return slash < 0 ? rest : rest.substring(0, slash);
+  }
+
+  /** The path below {@link #root()}, without a leading slash; empty for a bucket or {@code /}. */
+  public String key() {
+    if (scheme() == Scheme.FILE) {
+      return uri.substring("file:/".length());
+    }
+    String rest = uri.substring("s3://".length());
+    int slash = rest.indexOf('/');
+    return slash < 0 ? "" : rest.substring(slash + 1);
+  }
+
+  private List<String> keySegments() {
+    return key().isEmpty() ? List.of() : List.of(key().split("/", -1));
+  }
+
+  /**
+   * Whether this location is {@code prefix} or lies below it, comparing whole segments of the same
+   * scheme and root: {@code s3://b/tables} covers {@code s3://b/tables/events}, not {@code
+   * s3://b/tables-old}.
+   */
+  public boolean isAtOrUnder(TableLocation prefix) {
+    List<String> mine = keySegments();
+    List<String> theirs = prefix.keySegments();
+    return scheme() == prefix.scheme()
+        && root().equals(prefix.root())
+        && mine.size() >= theirs.size()
+        && mine.subList(0, theirs.size()).equals(theirs);
+  }
+
+  /**
+   * Whether {@code path} (an absolute path or URI, as kernel resolves a log path) names a file
+   * strictly under this table's root: same scheme ({@code s3a://} counts as {@code s3://}), same
+   * bucket, below the root's key, and free of dot, encoded-dot and empty segments, so no later
+   * resolution can move it elsewhere.
+   */
+  public boolean contains(String path) {
+    Optional<List<String>> segments = pathSegments(path);
+    if (segments.isEmpty()) {
+      return false;
+    }
+    List<String> root = new ArrayList<>();
+    if (scheme() == Scheme.S3) {
+      root.add(root());
+    }
+    root.addAll(keySegments());
+    List<String> theirs = segments.get();
+    return theirs.size() > root.size()
+        && theirs.subList(0, root.size()).equals(root)
+        && segmentRefusals(theirs).isEmpty();
+  }
+
+  /** The segments of an absolute path of this location's scheme (bucket first on S3). */
+  private Optional<List<String>> pathSegments(String path) {
+    String lower = path.toLowerCase(Locale.ROOT);
+    if (scheme() == Scheme.S3) {
+      for (String prefix : List.of("s3://", "s3a://")) {
+        if (lower.startsWith(prefix)) {
+          return Optional.of(List.of(path.substring(prefix.length()).split("/", -1)));
+        }
+      }
+      return Optional.empty();
+    }
+    String rest;
+    if (lower.startsWith("file:///")) {
+      rest = path.substring("file:///".length());
+    } else if (lower.startsWith("file://")) {
+      return Optional.empty();
+    } else if (lower.startsWith("file:/")) {
+      rest = path.substring("file:/".length());
+    } else {
+      return Optional.empty();
+    }
+    return Optional.of(List.of(rest.split("/", -1)));
   }
 
   /** The local directory of a {@code file:} location. */

@@ -1,5 +1,6 @@
 package company.data.compactor.pipeline;
 
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.compact.CompactionOptions;
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionPlanner;
@@ -92,7 +93,7 @@ public final class MaintenancePipeline {
     refuseIfInvalid(tableViolations(request, snapshot.schema()));
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
-    List<String> probed = mostFragmented(health, ports.probe().samplePartitions());
+    List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());
     List<String> probeFailures = new ArrayList<>();
     ProbeResult pre = probe(snapshot, probed, "before", probeFailures);
     CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, snapshot.schema()));
@@ -262,7 +263,7 @@ public final class MaintenancePipeline {
    * Measures read latency; the probe is advisory, so a failure (a missing object, a timed-out read)
    * is noted in {@code failures} and null returned.
    */
-  private ProbeResult probe(TableSnapshot snapshot, List<String> partitions, String when, List<String> failures) {
+  private ProbeResult probe(TableSnapshot snapshot, List<PartitionValues> partitions, String when, List<String> failures) {
     try {
       ProbeResult result = ports.probe().measure(snapshot, partitions);
       LOG.log(Level.INFO, "read latency {0}: table={1} version={2} partitions={3} files={4} median_ms={5}",
@@ -296,13 +297,13 @@ public final class MaintenancePipeline {
     return StepOutcome.done("probe", detail);
   }
 
-  /** Up to {@code max} partition labels with the most files: where fragmentation costs most. */
-  private static List<String> mostFragmented(TableHealth health, int max) {
+  /** Up to {@code max} partitions with the most files: where fragmentation costs most. */
+  private static List<PartitionValues> mostFragmented(TableHealth health, int max) {
     return health.partitions().stream()
         .sorted(java.util.Comparator.comparingInt(company.data.compactor.inspect.PartitionHealth::fileCount).reversed()
             .thenComparing(company.data.compactor.inspect.PartitionHealth::partition))
         .limit(max)
-        .map(company.data.compactor.inspect.PartitionHealth::partition)
+        .map(p -> new PartitionValues(p.partitionValues()))
         .toList();
   }
 

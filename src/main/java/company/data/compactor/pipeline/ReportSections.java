@@ -1,5 +1,6 @@
 package company.data.compactor.pipeline;
 
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.compact.ZOrderSkipping;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.report.CompactionPartitionReport;
@@ -51,7 +52,7 @@ final class ReportSections {
         plan.bytesDeferred(),
         plan.partitions().stream()
             .map(d -> new PlanPartitionReport(
-                d.partition(), d.files(), d.smallFiles(), d.outcome().name().toLowerCase(Locale.ROOT), d.bins()))
+                d.partition().label(), d.partition().values(), d.files(), d.smallFiles(), d.outcome().name().toLowerCase(Locale.ROOT), d.bins()))
             .toList());
   }
 
@@ -59,9 +60,9 @@ final class ReportSections {
   /** {@code zorder_skipping} over the partitions whose Z-order rewrite was committed. */
   static ZOrderSkippingReport zOrderSkipping(
       List<String> columns, TableSnapshot before, TableSnapshot after, CompactionReport compaction) {
-    java.util.Set<String> committed = compaction.compactionPartitions().stream()
+    java.util.Set<PartitionValues> committed = compaction.compactionPartitions().stream()
         .filter(p -> p.status().equals("committed"))
-        .map(CompactionPartitionReport::partition)
+        .map(p -> new PartitionValues(p.partitionValues()))
         .collect(java.util.stream.Collectors.toSet());
     List<ZOrderSkipping.ColumnSkipping> measured =
         ZOrderSkipping.measure(before.activeFiles(), after.activeFiles(), columns, committed);
@@ -152,7 +153,7 @@ final class ReportSections {
 
   private static CompactionPartitionReport partition(PartitionResult p) {
     return new CompactionPartitionReport(
-        p.partition(), p.status().name().toLowerCase(Locale.ROOT), p.committedVersion(),
+        p.partition().label(), p.partition().values(), p.status().name().toLowerCase(Locale.ROOT), p.committedVersion(),
         p.filesRemoved(), p.filesAdded(), p.bytesRemoved(), p.bytesAdded(), p.rows(), p.detail(),
         p.hookFailures());
   }

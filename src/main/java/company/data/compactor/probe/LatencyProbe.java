@@ -1,5 +1,6 @@
 package company.data.compactor.probe;
 
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import java.util.List;
 
@@ -10,12 +11,12 @@ public interface LatencyProbe {
    * Reads the active files of {@code partitions} of {@code snapshot} as a reader would and times
    * it.
    *
-   * @param partitions partition labels to read (the same before and after compaction, so the two
+   * @param partitions partitions to read (the same before and after compaction, so the two
    *     figures compare)
    * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when storage or the
    *     query fails
    */
-  ProbeResult measure(TableSnapshot snapshot, List<String> partitions);
+  ProbeResult measure(TableSnapshot snapshot, List<PartitionValues> partitions);
 
   /** How many partitions to read: the caller picks the most fragmented ones. */
   int samplePartitions();

@@ -9,7 +9,7 @@ import java.util.List;
  * @param runsMs each run's wall time
  * @param files files read per run
  * @param bytes bytes read per run
- * @param partitions the partitions read
+ * @param partitions labels of the partitions read
  * @param result the query's result (first row, as text), so pre and post can be compared
  */
 public record ProbeResult(

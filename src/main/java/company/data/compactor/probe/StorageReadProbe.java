@@ -1,5 +1,6 @@
 package company.data.compactor.probe;
 
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableSnapshot;
@@ -57,9 +58,9 @@ public final class StorageReadProbe implements LatencyProbe {
   }
 
   @Override
-  public ProbeResult measure(TableSnapshot snapshot, List<String> partitions) {
+  public ProbeResult measure(TableSnapshot snapshot, List<PartitionValues> partitions) {
     List<DataFile> files = snapshot.activeFiles().stream()
-        .filter(f -> partitions.contains(f.partition().label()))
+        .filter(f -> partitions.contains(f.partition()))
         .toList();
     long bytes = files.stream().mapToLong(DataFile::sizeBytes).sum();
     List<Double> runs = new ArrayList<>();
@@ -83,7 +84,7 @@ public final class StorageReadProbe implements LatencyProbe {
     double median = sorted.size() % 2 == 1
         ? sorted.get(sorted.size() / 2)
         : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
-    return new ProbeResult(round(median), runs.stream().map(StorageReadProbe::round).toList(), files.size(), bytes, partitions, result);
+    return new ProbeResult(round(median), runs.stream().map(StorageReadProbe::round).toList(), files.size(), bytes, partitions.stream().map(PartitionValues::label).toList(), result);
   }
 
   /** Loads DuckDB's native library once, so the first timed run does not pay for it. */

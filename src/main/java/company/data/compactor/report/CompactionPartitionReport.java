@@ -6,6 +6,7 @@ import java.util.List;
  * What compaction did in one partition.
  *
  * @param partition label
+ * @param partitionValues the partition's values (column to raw value, NULL as null): its identity
  * @param status {@code committed}, {@code conflicted} or {@code verification_failed}
  * @param committedVersion the commit's version, null when not committed
  * @param filesRemoved inputs replaced
@@ -18,6 +19,7 @@ import java.util.List;
  */
 public record CompactionPartitionReport(
     String partition,
+    java.util.Map<String, String> partitionValues,
     String status,
     Long committedVersion,
     int filesRemoved,

@@ -1,6 +1,7 @@
 package company.data.compactor.report;
 
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,17 +38,17 @@ public record FileSizeHistogram(List<Double> bucketUpperMb, List<PartitionSizes>
 
   /** The histogram of {@code before} and, when not null, {@code after}. */
   public static FileSizeHistogram of(List<DataFile> before, List<DataFile> after) {
-    Map<String, int[]> beforeCounts = count(before);
-    Map<String, int[]> afterCounts = after == null ? Map.of() : count(after);
-    TreeMap<String, Boolean> labels = new TreeMap<>();
-    beforeCounts.keySet().forEach(l -> labels.put(l, true));
-    afterCounts.keySet().forEach(l -> labels.put(l, true));
+    Map<PartitionValues, int[]> beforeCounts = count(before);
+    Map<PartitionValues, int[]> afterCounts = after == null ? Map.of() : count(after);
+    java.util.Set<PartitionValues> keys = new java.util.TreeSet<>(PartitionValues.ORDER);
+    keys.addAll(beforeCounts.keySet());
+    keys.addAll(afterCounts.keySet());
     List<PartitionSizes> partitions = new ArrayList<>();
-    for (String label : labels.keySet()) {
+    for (PartitionValues partition : keys) {
       partitions.add(new PartitionSizes(
-          label,
-          list(beforeCounts.getOrDefault(label, new int[BOUNDS_MB.length + 1])),
-          after == null ? null : list(afterCounts.getOrDefault(label, new int[BOUNDS_MB.length + 1]))));
+          partition.label(),
+          list(beforeCounts.getOrDefault(partition, new int[BOUNDS_MB.length + 1])),
+          after == null ? null : list(afterCounts.getOrDefault(partition, new int[BOUNDS_MB.length + 1]))));
     }
     List<Double> bounds = new ArrayList<>(Arrays.stream(BOUNDS_MB).boxed().toList());
     bounds.add(null);
@@ -65,10 +66,10 @@ public record FileSizeHistogram(List<Double> bucketUpperMb, List<PartitionSizes>
     return BOUNDS_MB.length;
   }
 
-  private static Map<String, int[]> count(List<DataFile> files) {
-    Map<String, int[]> counts = new TreeMap<>();
+  private static Map<PartitionValues, int[]> count(List<DataFile> files) {
+    Map<PartitionValues, int[]> counts = new TreeMap<>(PartitionValues.ORDER);
     for (DataFile f : files) {
-      counts.computeIfAbsent(f.partition().label(), k -> new int[BOUNDS_MB.length + 1])[bucket(f.sizeBytes())]++;
+      counts.computeIfAbsent(f.partition(), k -> new int[BOUNDS_MB.length + 1])[bucket(f.sizeBytes())]++;
     }
     return counts;
   }

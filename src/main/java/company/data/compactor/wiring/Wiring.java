@@ -26,6 +26,9 @@ import company.data.compactor.storage.Storage;
 import company.data.compactor.telemetry.JsonLinesTelemetrySink;
 import company.data.compactor.aws.AwsClients;
 import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.FileReplayLedger;
+import company.data.compactor.lease.ReplayLedger;
+import company.data.compactor.lease.dynamodb.DynamoDbReplayLedger;
 import company.data.compactor.lease.LeaseStore;
 import company.data.compactor.lease.Leases;
 import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
@@ -321,5 +324,17 @@ public final class Wiring {
             : new DynamoDbLeaseStore(
                 dynamoDb(environment), table.strip());
     return new Leases(store, clock, ttl);
+  }
+
+  /**
+   * Where the webhook remembers signed requests it has seen (see {@link ReplayLedger}): the
+   * DynamoDB lease table ({@code COMPACTOR_LEASE_TABLE}) when set, else files under {@code
+   * workDir}.
+   */
+  public static ReplayLedger replays(Path workDir, Map<String, String> environment) {
+    String table = environment.get(LEASE_TABLE_VARIABLE);
+    return table == null || table.isBlank()
+        ? new FileReplayLedger(workDir.resolve(FileReplayLedger.DEFAULT_RELATIVE_PATH))
+        : new DynamoDbReplayLedger(dynamoDb(environment), table.strip());
   }
 }

@@ -108,10 +108,33 @@ class CompactionPlannerTest {
     assertThat(plan.bins()).singleElement().satisfies(bin ->
         assertThat(bin.partition().label()).isEqualTo("event_date=fragmented"));
     assertThat(plan.partitions())
-        .extracting(PartitionDecision::partition, PartitionDecision::outcome)
+        .extracting(d -> d.partition().label(), PartitionDecision::outcome)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("event_date=fragmented", PartitionDecision.Outcome.COMPACT),
             org.assertj.core.groups.Tuple.tuple("event_date=healthy", PartitionDecision.Outcome.BELOW_GATE));
+  }
+
+  @Test
+  void partitionsAreKeyedByValue_evenWhenTheirUnescapedLabelsWouldCollide() {
+    java.util.function.BiFunction<String, String, DataFile> file = (a, b) -> {
+      java.util.Map<String, String> values = new java.util.HashMap<>();
+      values.put("a", a);
+      values.put("b", b);
+      String name = "part-" + java.util.UUID.randomUUID() + ".parquet";
+      return new DataFile("file:/t/" + name, name, 50, company.data.compactor.model.PartitionValues.of(List.of("a", "b"), values),
+          java.util.OptionalLong.of(1), 1, false);
+    };
+    List<DataFile> files = List.of(file.apply("x/b=y", "z"), file.apply("x", "y/b=z"), file.apply("x/b=y", "z"),
+        file.apply("x", "y/b=z"), file.apply(null, "z"), file.apply(company.data.compactor.model.PartitionValues.NULL_LABEL, "z"),
+        file.apply(null, "z"), file.apply(company.data.compactor.model.PartitionValues.NULL_LABEL, "z"));
+
+    CompactionPlan plan = plan(files, options(40));
+
+    assertThat(plan.partitions()).hasSize(4);
+    assertThat(plan.bins()).hasSize(4).allSatisfy(bin -> {
+      assertThat(bin.files()).hasSize(2);
+      assertThat(bin.files()).extracting(DataFile::partition).containsOnly(bin.partition());
+    });
   }
 
   @Test

@@ -102,4 +102,40 @@ class PartitionFilterTest {
     assertThat(PartitionFilter.parse("  ", SCHEMA).isAll()).isTrue();
     assertThat(PartitionFilter.all().matches(values(null, null, null))).isTrue();
   }
+
+  @Test
+  void deeplyNestedParentheses_areRefusedNamingTheLimit_notAStackOverflow() {
+    String nested = "(".repeat(3000) + "bucket = 1" + ")".repeat(3000);
+
+    assertThatThrownBy(() -> PartitionFilter.parse(nested, SCHEMA))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("must nest parentheses at most 32 deep (found 3000)");
+  }
+
+  @Test
+  void nestingUpToTheLimit_parses_andParenthesesInQuotesDoNotCount() {
+    String nested = "(".repeat(32) + "bucket = 1" + ")".repeat(32);
+    assertThat(matches(nested, values("2026-10-18", "eu", "1"))).isTrue();
+    String quoted = "region = '" + "(".repeat(100) + "'";
+    assertThat(matches(quoted, values("2026-10-18", "(".repeat(100), "1"))).isTrue();
+    assertThatThrownBy(() -> PartitionFilter.parse("(".repeat(33) + "bucket = 1" + ")".repeat(33), SCHEMA))
+        .hasMessage("must nest parentheses at most 32 deep (found 33)");
+  }
+
+  @Test
+  void filtersLongerThanTheLimit_areRefused() {
+    String longFilter = "bucket IN (" + "1, ".repeat(3400) + "2)";
+
+    assertThatThrownBy(() -> PartitionFilter.parse(longFilter, SCHEMA))
+        .hasMessage("must be at most 10000 characters long (found " + longFilter.length() + ")");
+  }
+
+  @Test
+  void longChainsOfNotAndOr_withinTheLength_parseAndEvaluateWithoutDeepRecursion() {
+    PartitionValues v = values("2026-10-18", "eu", "1");
+    assertThat(matches("NOT ".repeat(2400) + "bucket = 1", v)).isTrue();
+    assertThat(matches("NOT ".repeat(2401) + "bucket = 1", v)).isFalse();
+    assertThat(matches("bucket = 2 OR ".repeat(700) + "bucket = 1", v)).isTrue();
+    assertThat(matches("bucket = 1 AND ".repeat(600) + "bucket = 2", v)).isFalse();
+  }
 }

@@ -1,7 +1,9 @@
 package company.data.compactor.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Violation;
 import company.data.compactor.model.TableLocation;
 import java.nio.file.Path;
@@ -33,5 +35,23 @@ class TableAllowlistTest {
             "is not under an allowed table prefix (s3://lake/tables, file:/work/demo_delta_table);"
                 + " ask the operator to add it to COMPACTOR_ALLOWED_TABLE_PREFIXES"));
     assertThat(allowlist.violations(at("s3://other/tables/events"))).hasSize(1);
+  }
+
+  @Test
+  void aPrefixThatIsNotACanonicalLocation_isAConfigurationError_namingEveryBadPrefix() {
+    assertThatThrownBy(() -> TableAllowlist.parse("s3://lake/tables/.., s3://ok/t, s3://lake//x", WORK))
+        .isInstanceOf(CompactorException.class)
+        .hasMessage("Invalid configuration, 2 settings broken: COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://lake/tables/..:"
+            + " must not contain . or .. path segments; they are refused, never resolved: name the table by its"
+            + " canonical path; COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://lake//x: must not contain empty path segments"
+            + " (//). Nothing was read or written; fix the setting and run again.");
+  }
+
+  @Test
+  void aBucketPrefix_allowsEveryTableInTheBucket_andNothingElse() {
+    TableAllowlist allowlist = TableAllowlist.parse("s3://lake", WORK);
+
+    assertThat(allowlist.violations(at("s3://lake/t"))).isEmpty();
+    assertThat(allowlist.violations(at("s3://lakehouse/t"))).hasSize(1);
   }
 }

@@ -108,4 +108,14 @@ class MaintenanceFunctionTest {
     assertThat(response.asString()).contains("vacuum_retention_hours=167: must be >= 168");
     assertThat(WORK.resolve("retention_167_table")).doesNotExist();
   }
+
+  @Test
+  void directInvocation_withDotDotInTheTableUri_isRefusedNamingTheRule_andSeedsNothing() throws Exception {
+    Response response = post(Map.of("demo_mode", true, "table_uri", "tables/../escaped_table"));
+
+    assertThat(response.statusCode()).isEqualTo(500);
+    assertThat(response.asString()).contains("table_uri=tables/../escaped_table: must not contain . or .. path"
+        + " segments; they are refused, never resolved: name the table by its canonical path");
+    assertThat(WORK.resolve("escaped_table")).doesNotExist();
+  }
 }

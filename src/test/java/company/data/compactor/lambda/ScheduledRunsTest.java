@@ -73,4 +73,28 @@ class ScheduledRunsTest {
     assertThatThrownBy(() -> schedule(Map.of(ScheduledRuns.TABLES_VARIABLE, "[]")).run())
         .hasMessageContaining("must list at least one table");
   }
+
+  @Test
+  void anEntryClimbingOutOfTheAllowedPrefix_orANullEntry_refusesTheWholeSchedule_namingEach() {
+    ScheduledRuns runs = schedule(Map.of(
+        ScheduledRuns.TABLES_VARIABLE, "[{\"table_uri\": \"s3://prod/tables/../secret/t\"}, null]",
+        "COMPACTOR_ALLOWED_TABLE_PREFIXES", "s3://prod/tables"));
+
+    assertThatThrownBy(runs::run)
+        .isInstanceOf(CompactorException.class)
+        .hasMessage("Invalid request, 2 rules broken: tables[0].table_uri=s3://prod/tables/../secret/t: must not"
+            + " contain . or .. path segments; they are refused, never resolved: name the table by its canonical"
+            + " path; tables[1].inputs=null: must be a JSON object of request inputs. Nothing was read or written;"
+            + " fix the values and run again.");
+  }
+
+  @Test
+  void anAllowlistPrefixWithDotDot_isAConfigurationError() {
+    ScheduledRuns runs = schedule(Map.of(
+        ScheduledRuns.TABLES_VARIABLE, "[{\"table_uri\": \"s3://prod/tables/a\"}]",
+        "COMPACTOR_ALLOWED_TABLE_PREFIXES", "s3://prod/tables/.."));
+
+    assertThatThrownBy(runs::run).hasMessageStartingWith(
+        "Invalid configuration, 1 setting broken: COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://prod/tables/..: must not contain");
+  }
 }

@@ -93,4 +93,31 @@ class WebhookAuthenticatorTest {
 
     assertThat(equality.lengths).hasSize(1).allSatisfy(l -> assertThat(l).containsExactly(32, 32));
   }
+
+  @Test
+  void hmac_timestampsPastInstantsRange_areRefused_notThrown() {
+    for (String timestamp : List.of("9223372036854775807", "-9223372036854775808", "31556889864403200", "1e9", "")) {
+      Map<String, String> headers = Map.of(
+          "x-delta-compactor-timestamp", timestamp,
+          "x-delta-compactor-signature", WebhookAuthenticator.signature(KEY, timestamp, BODY));
+
+      assertThat(authenticator.authenticates(request(headers))).as(timestamp).isFalse();
+    }
+  }
+
+  @Test
+  void hmac_proof_namesTheSignature_forReplayChecks_untilItGoesStale() {
+    String timestamp = ts(NOW.minusSeconds(60));
+    Map<String, String> headers = Map.of(
+        "x-delta-compactor-timestamp", timestamp,
+        "x-delta-compactor-signature", WebhookAuthenticator.signature(KEY, timestamp, BODY));
+
+    WebhookAuthenticator.Proof proof = authenticator.verify(request(headers)).orElseThrow();
+    WebhookAuthenticator.Proof again = authenticator.verify(request(headers)).orElseThrow();
+
+    assertThat(proof.replayDigest()).isPresent().isEqualTo(again.replayDigest());
+    assertThat(proof.replayDigest().get()).matches("[0-9a-f]{64}");
+    assertThat(proof.validUntil()).contains(NOW.minusSeconds(60).plus(WebhookAuthenticator.WINDOW));
+    assertThat(authenticator.verify(request(Map.of("x-delta-compactor-key", KEY))).orElseThrow().replayDigest()).isEmpty();
+  }
 }

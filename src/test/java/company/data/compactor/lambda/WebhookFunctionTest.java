@@ -82,7 +82,12 @@ class WebhookFunctionTest {
     return lambda.find(postRequestedFor(urlEqualTo(INVOKE_PATH)));
   }
 
+  /** The items of the lease table, replay records left out. */
   private static List<Map<String, AttributeValue>> leases() {
+    return items().stream().filter(i -> !i.get("lease_key").s().startsWith("replay#")).toList();
+  }
+
+  private static List<Map<String, AttributeValue>> items() {
     try (DynamoDbClient dynamo = DynoxideServer.shared().client()) {
       return dynamo.scan(b -> b.tableName(WebhookProfile.LEASE_TABLE)).items();
     }
@@ -140,6 +145,58 @@ class WebhookFunctionTest {
     event.set("headers", headers);
 
     assertAccepted(invoke(event.toString()), "s3://delta-lake-prod/tables/events");
+  }
+
+  @Test
+  void hmacSignedRequest_replayedInsideTheWindow_is409Replayed_andStartsNothing() throws Exception {
+    ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
+    String timestamp = Long.toString(Instant.now().getEpochSecond());
+    String body = event.get("body").asText();
+    event.set("headers", JSON.createObjectNode()
+        .put("x-delta-compactor-timestamp", timestamp)
+        .put("x-delta-compactor-signature", WebhookAuthenticator.signature(WebhookProfile.KEY, timestamp, body)));
+    assertAccepted(invoke(event.toString()), "s3://delta-lake-prod/tables/events");
+    // The first run finished and gave its lease back: only the replay rule can refuse the copy.
+    try (DynamoDbClient dynamo = DynoxideServer.shared().client()) {
+      dynamo.deleteItem(b -> b.tableName(WebhookProfile.LEASE_TABLE)
+          .key(Map.of("lease_key", leases().get(0).get("lease_key"))));
+    }
+
+    Response replay = invoke(event.toString());
+
+    assertThat(status(replay)).as(replay.asString()).isEqualTo(409);
+    assertThat(body(replay).getString("error")).isEqualTo("replayed");
+    assertThat(body(replay).getString("message"))
+        .isEqualTo("this signed request was already received; sign each request with a new timestamp");
+    assertThat(invocations()).hasSize(1);
+    assertThat(leases()).isEmpty();
+    assertThat(items()).singleElement().satisfies(i -> assertThat(i.get("lease_key").s()).startsWith("replay#"));
+  }
+
+  @Test
+  void aBodyMarkedBase64ThatDoesNotDecode_is400_notAFunctionError() throws Exception {
+    ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
+    event.put("isBase64Encoded", true).put("body", "QQ=x");
+
+    Response response = invoke(event.toString());
+
+    assertThat(status(response)).isEqualTo(400);
+    assertThat(body(response).getString("message"))
+        .isEqualTo("the body is marked isBase64Encoded but is not valid base64");
+    assertThat(invocations()).isEmpty();
+  }
+
+  @Test
+  void aNullBody_is400NamingTheBody() throws Exception {
+    ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
+    event.put("body", "null");
+
+    Response response = invoke(event.toString());
+
+    assertThat(status(response)).isEqualTo(400);
+    assertThat(body(response).getString("violations[0].field")).isEqualTo("body");
+    assertThat(body(response).getString("violations[0].rule")).isEqualTo("must be a JSON object of request inputs");
+    assertThat(invocations()).isEmpty();
   }
 
   @Test

@@ -4,17 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TableLocationTest {
 
   private static final Path WORK = Path.of("/work/dir");
 
+  private static final String DOT_SEGMENTS =
+      "must not contain . or .. path segments; they are refused, never resolved: name the table by its"
+          + " canonical path";
+  private static final String ENCODED_DOTS =
+      "must not contain percent-encoded . or .. path segments (%2e)";
+  private static final String EMPTY_SEGMENTS = "must not contain empty path segments (//)";
+  private static final String BACKSLASHES = "must not contain backslashes; separate path segments with /";
+
   @Test
   void parse_resolvesRelativePathsAgainstTheWorkDir() {
     assertThat(TableLocation.parse("demo_delta_table", WORK).uri())
         .isEqualTo("file:/work/dir/demo_delta_table");
-    assertThat(TableLocation.parse("../t/", WORK).uri()).isEqualTo("file:/work/t");
+    assertThat(TableLocation.parse("tables/demo/", WORK).uri()).isEqualTo("file:/work/dir/tables/demo");
   }
 
   @Test
@@ -22,22 +31,138 @@ class TableLocationTest {
     assertThat(TableLocation.parse("/data/t", WORK).uri()).isEqualTo("file:/data/t");
     assertThat(TableLocation.parse("file:/data/t", WORK).uri()).isEqualTo("file:/data/t");
     assertThat(TableLocation.parse("file:///data/t", WORK).uri()).isEqualTo("file:/data/t");
+    assertThat(TableLocation.parse("file:///data/t/", WORK).uri()).isEqualTo("file:/data/t");
     assertThat(TableLocation.parse("file:///data/t", WORK).localPath()).isEqualTo(Path.of("/data/t"));
   }
 
   @Test
-  void parse_normalisesS3Uris() {
+  void parse_normalisesS3Uris_intoSchemeBucketAndKey() {
     TableLocation location = TableLocation.parse("s3://bucket/tables/events/", WORK);
     assertThat(location.uri()).isEqualTo("s3://bucket/tables/events");
     assertThat(location.scheme()).isEqualTo(TableLocation.Scheme.S3);
+    assertThat(location.root()).isEqualTo("bucket");
+    assertThat(location.key()).isEqualTo("tables/events");
     assertThat(TableLocation.parse("s3a://bucket/t", WORK).uri()).isEqualTo("s3://bucket/t");
+    assertThat(TableLocation.parse("s3://bucket", WORK).key()).isEmpty();
+    assertThat(TableLocation.parse("s3://b/k", WORK).uri()).isEqualTo("s3://b/k");
+    assertThat(TableLocation.parse("s3://b/k/", WORK).uri()).isEqualTo("s3://b/k");
   }
 
   @Test
-  void parse_refusesOtherSchemesAndBlankValues() {
+  void parse_splitsLocalPathsIntoRootAndKey() {
+    TableLocation location = TableLocation.parse("file:///data/t", WORK);
+    assertThat(location.scheme()).isEqualTo(TableLocation.Scheme.FILE);
+    assertThat(location.root()).isEqualTo("/");
+    assertThat(location.key()).isEqualTo("data/t");
+  }
+
+  @Test
+  void parse_keepsSpacesUnicodeAndEqualsSignsInSegments() {
+    assertThat(TableLocation.parse("s3://b/t/date=2024-01-01", WORK).uri()).isEqualTo("s3://b/t/date=2024-01-01");
+    assertThat(TableLocation.parse("s3://b/my table/événements", WORK).uri()).isEqualTo("s3://b/my table/événements");
+    assertThat(TableLocation.parse("tables/région=eu", WORK).uri()).isEqualTo("file:/work/dir/tables/région=eu");
+    assertThat(TableLocation.parse("s3://b/t/a..b/.hidden/..x", WORK).uri()).isEqualTo("s3://b/t/a..b/.hidden/..x");
+    assertThat(TableLocation.parse("s3://b/t%20x", WORK).uri()).isEqualTo("s3://b/t%20x");
+  }
+
+  @Test
+  void parse_refusesDotSegments_neverNormalisingThem() {
+    for (String raw : List.of(
+        "s3://bkt/tables/../secret/t", "s3://bkt/tables/./t", "s3://bkt/..", "s3://../t",
+        "../t", "./demo_delta_table", "demo/..", "/data/../etc/t", "file:/data/./t", "file:///data/t/..")) {
+      assertThat(TableLocation.refusals(raw)).as(raw).containsExactly(DOT_SEGMENTS);
+      assertThatThrownBy(() -> TableLocation.parse(raw, WORK)).as(raw)
+          .isInstanceOf(IllegalArgumentException.class).hasMessage(DOT_SEGMENTS);
+    }
+  }
+
+  @Test
+  void parse_refusesPercentEncodedDotSegments() {
+    for (String raw : List.of("s3://bkt/tables/%2e%2e/secret", "s3://bkt/tables/%2E./t", "s3://bkt/t/.%2E",
+        "s3://bkt/t/%2e", "%2e%2e/t", "file:/data/%2E%2E/t")) {
+      assertThat(TableLocation.refusals(raw)).as(raw).containsExactly(ENCODED_DOTS);
+    }
+  }
+
+  @Test
+  void parse_refusesPercentEncodedSeparators() {
+    assertThat(TableLocation.refusals("s3://bkt/tables%2f..%2fsecret"))
+        .containsExactly("must not contain percent-encoded / or \\ (%2f, %5c)");
+    assertThat(TableLocation.refusals("s3://bkt/t%5Cx"))
+        .containsExactly("must not contain percent-encoded / or \\ (%2f, %5c)");
+  }
+
+  @Test
+  void parse_refusesEmptySegments() {
+    for (String raw : List.of("s3://bkt/a//b", "s3://bkt//t", "s3://bkt/t//", "/data//t", "a//b", "file:/data//t")) {
+      assertThat(TableLocation.refusals(raw)).as(raw).containsExactly(EMPTY_SEGMENTS);
+    }
+  }
+
+  @Test
+  void parse_refusesBackslashesAndControlCharacters() {
+    assertThat(TableLocation.refusals("s3://bkt/tables\\t")).containsExactly(BACKSLASHES);
+    assertThat(TableLocation.refusals("C:\\data\\t")).containsExactly(BACKSLASHES);
+    assertThat(TableLocation.refusals("s3://bkt/t\n/x"))
+        .containsExactly("must not contain control characters (U+000A at position 11)");
+    assertThat(TableLocation.refusals("s3://bkt/t\u0000"))
+        .containsExactly("must not contain control characters (U+0000 at position 11)");
+  }
+
+  @Test
+  void parse_reportsEveryBrokenRuleOfOneValue() {
+    assertThat(TableLocation.refusals("s3://bkt/../a//b\\c"))
+        .containsExactly(BACKSLASHES, DOT_SEGMENTS, EMPTY_SEGMENTS);
+    assertThatThrownBy(() -> TableLocation.parse("s3://bkt/../a//b", WORK))
+        .hasMessage(DOT_SEGMENTS + "; " + EMPTY_SEGMENTS);
+  }
+
+  @Test
+  void parse_refusesOtherSchemesHostsAndBlankValues() {
     assertThatThrownBy(() -> TableLocation.parse("gs://b/t", WORK))
-        .hasMessageContaining("unsupported scheme");
+        .hasMessage("must be a local path, a file: URI or an s3://bucket/path URI (unsupported scheme)");
     assertThatThrownBy(() -> TableLocation.parse(" ", WORK)).hasMessage("must not be blank");
-    assertThatThrownBy(() -> TableLocation.parse("s3://", WORK)).hasMessageContaining("bucket");
+    assertThatThrownBy(() -> TableLocation.parse("s3://", WORK))
+        .hasMessage("must name a bucket, as in s3://bucket/path");
+    assertThatThrownBy(() -> TableLocation.parse("file://host/t", WORK))
+        .hasMessage("must name a local path: file:/path or file:///path, not file://host/path");
+  }
+
+  @Test
+  void isAtOrUnder_comparesWholeSegments_ofTheSameSchemeAndBucket() {
+    TableLocation prefix = TableLocation.parse("s3://bkt/tables", WORK);
+    assertThat(TableLocation.parse("s3://bkt/tables", WORK).isAtOrUnder(prefix)).isTrue();
+    assertThat(TableLocation.parse("s3://bkt/tables/events", WORK).isAtOrUnder(prefix)).isTrue();
+    assertThat(TableLocation.parse("s3://bkt/tables-old/events", WORK).isAtOrUnder(prefix)).isFalse();
+    assertThat(TableLocation.parse("s3://other/tables/events", WORK).isAtOrUnder(prefix)).isFalse();
+    assertThat(TableLocation.parse("/bkt/tables/events", WORK).isAtOrUnder(prefix)).isFalse();
+    assertThat(TableLocation.parse("s3://bkt/t", WORK).isAtOrUnder(TableLocation.parse("s3://bkt", WORK))).isTrue();
+    assertThat(TableLocation.parse("/data/t", WORK).isAtOrUnder(TableLocation.parse("/", WORK))).isTrue();
+  }
+
+  @Test
+  void contains_onlyPathsStrictlyUnderTheRoot() {
+    TableLocation s3 = TableLocation.parse("s3://bkt/tables/t", WORK);
+    assertThat(s3.contains("s3://bkt/tables/t/part-0.parquet")).isTrue();
+    assertThat(s3.contains("s3a://bkt/tables/t/date=2024-01-01/part-0.parquet")).isTrue();
+    assertThat(s3.contains("s3://bkt/tables/t")).isFalse();
+    assertThat(s3.contains("s3://bkt/tables/t/")).isFalse();
+    assertThat(s3.contains("s3://bkt/tables/t2/part-0.parquet")).isFalse();
+    assertThat(s3.contains("s3://bkt/tables/sibling/x.parquet")).isFalse();
+    assertThat(s3.contains("s3://bkt/tables/t/../sibling/x.parquet")).isFalse();
+    assertThat(s3.contains("s3://bkt/tables/t/./x.parquet")).isFalse();
+    assertThat(s3.contains("s3://bkt/tables/t/%2e%2e/x.parquet")).isFalse();
+    assertThat(s3.contains("s3://bkt/tables/t//x.parquet")).isFalse();
+    assertThat(s3.contains("s3://other/tables/t/x.parquet")).isFalse();
+    assertThat(s3.contains("file:/tables/t/x.parquet")).isFalse();
+    assertThat(s3.contains("../sibling/x.parquet")).isFalse();
+
+    TableLocation local = TableLocation.parse("/data/t", WORK);
+    assertThat(local.contains("file:/data/t/p=1/x.parquet")).isTrue();
+    assertThat(local.contains("file:///data/t/x.parquet")).isTrue();
+    assertThat(local.contains("file:/data/t/../u/x.parquet")).isFalse();
+    assertThat(local.contains("file:/elsewhere/x.parquet")).isFalse();
+    assertThat(local.contains("file://host/data/t/x.parquet")).isFalse();
+    assertThat(local.contains("s3://data/t/x.parquet")).isFalse();
   }
 }

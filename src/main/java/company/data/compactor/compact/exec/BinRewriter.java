@@ -9,9 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rewrites one bin of local Parquet files and measures both sides for verification. {@link
- * DuckDbRewriter} is the implementation; the seam lets tests prove what the executor does when
- * verification fails.
+ * Rewrites one bin of local Parquet files. {@link DuckDbRewriter} is the implementation; the seam
+ * lets tests break the writer and prove that verification refuses what it wrote.
  */
 interface BinRewriter extends AutoCloseable {
 
@@ -27,7 +26,7 @@ interface BinRewriter extends AutoCloseable {
    * @param zOrderColumns columns to cluster rows by ({@link company.data.compactor.compact.ZOrderKey});
    *     empty keeps input order
    */
-  DuckDbRewriter.Result rewrite(
+  List<DuckDbRewriter.Written> rewrite(
       TableLocation table,
       TableSchema schema,
       Map<String, String> properties,

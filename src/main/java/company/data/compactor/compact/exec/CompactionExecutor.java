@@ -11,6 +11,7 @@ import company.data.compactor.delta.RewriteCommit;
 import company.data.compactor.delta.RewriteCommitter;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
@@ -29,16 +30,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Executes a {@link CompactionPlan}, one commit per partition so a timeout loses at most the
- * partition in flight. For each bin: read the inputs (in place on local disk, else copied to
- * scratch), rewrite with DuckDB, verify rows and checksum, upload; then commit the partition's
- * removes and adds. New files are invisible until the commit; on a conflict they are deleted; when
- * the commit's outcome is unknown they are kept (vacuum removes them later if the commit did not
- * land).
+ * Executes a {@link CompactionPlan}, one commit per partition (identified by its values, never by
+ * a label) so a timeout loses at most the partition in flight. For each bin: read the inputs (in
+ * place on local disk, else copied to scratch), measure them with the {@link RewriteVerifier},
+ * rewrite with the {@link BinRewriter}, measure the outputs as the new add actions will describe
+ * them, and upload only when readers would see the same; then commit the partition's removes and
+ * adds. Outputs go under the table root, in the directory their partition values name. New files
+ * are invisible until the commit; on a conflict they are deleted; when the commit's outcome is
+ * unknown they are kept (vacuum removes them later if the commit did not land).
  */
 public final class CompactionExecutor implements company.data.compactor.compact.Compactor {
 
   private static final System.Logger LOG = System.getLogger(CompactionExecutor.class.getName());
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** Concurrent input downloads from object stores. */
   static final int PARALLEL_DOWNLOADS = 8;
@@ -84,17 +88,19 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   public CompactionResult execute(CompactionPlan plan, TableSnapshot snapshot) {
     long started = clock.millis();
     refuseDeletionVectors(plan, snapshot);
-    Map<String, List<Bin>> byPartition = new LinkedHashMap<>();
+    Map<PartitionValues, List<Bin>> byPartition = new LinkedHashMap<>();
     for (Bin bin : plan.bins()) {
-      byPartition.computeIfAbsent(bin.partition().label(), k -> new ArrayList<>()).add(bin);
+      byPartition.computeIfAbsent(bin.partition(), k -> new ArrayList<>()).add(bin);
     }
     List<PartitionResult> results = new ArrayList<>();
     long version = plan.readVersion();
     int done = 0;
     try (Scratch scratch = Scratch.create(scratchRoot);
-        BinRewriter rewriter = rewriters.open(settings, scratch.dir())) {
-      for (Map.Entry<String, List<Bin>> entry : byPartition.entrySet()) {
-        PartitionResult result = compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), scratch, rewriter);
+        BinRewriter rewriter = rewriters.open(settings, scratch.dir());
+        RewriteVerifier verifier = new RewriteVerifier(snapshot.schema(), settings, scratch.dir())) {
+      for (Map.Entry<PartitionValues, List<Bin>> entry : byPartition.entrySet()) {
+        PartitionResult result =
+            compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), scratch, new Roles(rewriter, verifier));
         results.add(result);
         if (result.committedVersion() != null) {
           version = Math.max(version, result.committedVersion());
@@ -104,7 +110,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
             Level.INFO,
             "compaction progress: table={0} partition={1} status={2} files={3}->{4} partitions_done={5}/{6}",
             snapshot.location(),
-            entry.getKey(),
+            entry.getKey().label(),
             result.status(),
             result.filesRemoved(),
             result.filesAdded(),
@@ -131,13 +137,16 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     }
   }
 
+  /** The writer and the verifier of one execution; the verifier never sees the writer's query. */
+  private record Roles(BinRewriter rewriter, RewriteVerifier verifier) {}
+
   private PartitionResult compactPartition(
       CompactionPlan plan,
       TableSnapshot snapshot,
-      String partition,
+      PartitionValues partition,
       List<Bin> bins,
       Scratch scratch,
-      BinRewriter rewriter)
+      Roles roles)
       throws IOException, SQLException {
     List<DataFile> removed = new ArrayList<>();
     List<NewDataFile> added = new ArrayList<>();
@@ -148,8 +157,13 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         Path binDir = scratch.newDirectory("bin-" + java.util.UUID.randomUUID());
         try {
           List<Path> inputs = localInputs(bin, Files.createDirectories(binDir.resolve("in")));
-          DuckDbRewriter.Result result =
-              rewriter.rewrite(
+          List<RewriteVerifier.Measured> inputSide = new ArrayList<>();
+          for (int i = 0; i < inputs.size(); i++) {
+            inputSide.add(new RewriteVerifier.Measured(inputs.get(i), bin.files().get(i).partition()));
+          }
+          RewriteVerifier.Fingerprint before = roles.verifier().measure(inputSide);
+          List<DuckDbRewriter.Written> written =
+              roles.rewriter().rewrite(
                   snapshot.location(),
                   snapshot.schema(),
                   snapshot.properties(),
@@ -158,19 +172,30 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                   plan.options().targetFileSizeBytes(),
                   settings.compression(),
                   plan.options().layout() == Layout.Z_ORDER ? plan.options().zOrderColumns() : List.of());
-          if (!result.verified()) {
+          List<NewDataFile> outputs = new ArrayList<>();
+          List<RewriteVerifier.Measured> outputSide = new ArrayList<>();
+          for (DuckDbRewriter.Written file : written) {
+            NewDataFile output = newFile(snapshot, bin.partition(), file, tags(plan));
+            outputs.add(output);
+            outputSide.add(new RewriteVerifier.Measured(file.path(), output.partition()));
+          }
+          List<String> differences = before.differences(roles.verifier().measure(outputSide));
+          if (!differences.isEmpty()) {
             return PartitionResult.notCommitted(
                 partition,
                 PartitionResult.Status.VERIFICATION_FAILED,
-                "inputs had " + result.input().rows() + " rows (checksum " + result.input().hashSum()
-                    + "), outputs " + result.output().rows() + " (checksum " + result.output().hashSum()
+                "readers would see other data after the rewrite (" + String.join(", ", differences)
                     + "); nothing was committed");
           }
-          for (DuckDbRewriter.Written written : result.outputs()) {
-            added.add(upload(snapshot, bin, written, tags(plan)));
+          for (int i = 0; i < written.size(); i++) {
+            upload(written.get(i), outputs.get(i));
+            added.add(outputs.get(i));
           }
           removed.addAll(bin.files());
-          rows += result.input().rows();
+          rows += before.rows();
+        } catch (RewriteVerifier.Refused e) {
+          return PartitionResult.notCommitted(
+              partition, PartitionResult.Status.VERIFICATION_FAILED, e.getMessage() + "; nothing was committed");
         } finally {
           Scratch.deleteTree(binDir);
         }
@@ -192,12 +217,12 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                   "numAddedBytes", String.valueOf(bytesAdded),
                   "numBins", String.valueOf(bins.size()),
                   "numOutputRows", String.valueOf(rows),
-                  "partition", partition));
+                  "partition", partition.label()));
       handedToCommitter = true;
       CommitOutcome outcome = committer.commitRewrite(commit);
       if (outcome instanceof CommitOutcome.Conflicted conflicted) {
         deleteUploaded(added);
-        LOG.log(Level.WARNING, "compaction conflict: table={0} partition={1}: {2}", snapshot.location(), partition, conflicted.reason());
+        LOG.log(Level.WARNING, "compaction conflict: table={0} partition={1}: {2}", snapshot.location(), partition.label(), conflicted.reason());
         return PartitionResult.notCommitted(
             partition,
             PartitionResult.Status.CONFLICTED,
@@ -272,16 +297,17 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     }
   }
 
+  /**
+   * Delta's {@code operationParameters}: string values, the lists among them JSON arrays written by
+   * Jackson (a column named {@code we"ird} stays valid JSON).
+   */
   private static Map<String, String> operationParameters(CompactionPlan plan) {
-    String predicate =
-        plan.options().partitionFilter().isAll() ? "[]" : "[\"" + plan.options().partitionFilter().text().replace("\"", "\\\"") + "\"]";
-    String zOrder =
-        plan.options().layout() == Layout.Z_ORDER
-            ? plan.options().zOrderColumns().stream().map(c -> "\"" + c + "\"").toList().toString().replace(" ", "")
-            : "[]";
+    List<String> predicate =
+        plan.options().partitionFilter().isAll() ? List.of() : List.of(plan.options().partitionFilter().text());
+    List<String> zOrder = plan.options().layout() == Layout.Z_ORDER ? plan.options().zOrderColumns() : List.of();
     return Map.of(
-        "predicate", predicate,
-        "zOrderBy", zOrder,
+        "predicate", jsonArray(predicate),
+        "zOrderBy", jsonArray(zOrder),
         "targetSize", String.valueOf(plan.options().targetFileSizeBytes()),
         "auto", "false");
   }
@@ -291,35 +317,41 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     if (plan.options().layout() != Layout.Z_ORDER) {
       return Map.of();
     }
-    return Map.of(DataFile.ZORDER_TAG, plan.options().zOrderColumns().stream()
-        .map(c -> "\"" + c.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
-        .collect(java.util.stream.Collectors.joining(",", "[", "]")));
+    return Map.of(DataFile.ZORDER_TAG, jsonArray(plan.options().zOrderColumns()));
   }
 
-  private NewDataFile upload(TableSnapshot snapshot, Bin bin, DuckDbRewriter.Written written, Map<String, String> tags)
-      throws IOException {
-    DataFile sibling = bin.files().get(0);
-    String name = written.path().getFileName().toString().replace(".parquet", "." + settings.compression().toLowerCase(Locale.ROOT) + ".parquet");
-    boolean relative = !sibling.logPath().startsWith("/") && !sibling.logPath().contains("://") && !sibling.logPath().startsWith("file:");
-    String logPath;
-    String path;
-    if (relative) {
-      int slash = sibling.logPath().lastIndexOf('/');
-      logPath = (slash < 0 ? "" : sibling.logPath().substring(0, slash + 1)) + name;
-      path = sibling.path().substring(0, sibling.path().lastIndexOf('/') + 1) + name;
-    } else {
-      logPath = name;
-      path = snapshot.location().child(name);
+  private static String jsonArray(List<String> values) {
+    try {
+      return JSON.writeValueAsString(values);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("a list of strings could not be serialised", e);
     }
+  }
+
+  /**
+   * The add action of a written file: under the table root, in the directory {@link
+   * PartitionValues#directory()} names (as Spark and delta-rs lay partitions out), whatever
+   * directories the inputs were in; the log path is that path URI-encoded.
+   */
+  private NewDataFile newFile(
+      TableSnapshot snapshot, PartitionValues partition, DuckDbRewriter.Written written, Map<String, String> tags) {
+    String name = written.path().getFileName().toString()
+        .replace(".parquet", "." + settings.compression().toLowerCase(Locale.ROOT) + ".parquet");
+    String directory = partition.directory();
+    String relative = directory.isEmpty() ? name : directory + "/" + name;
+    return new NewDataFile(snapshot.location().child(relative), LogPaths.encode(relative), written.sizeBytes(),
+        partition, written.statsJson(), clock.millis(), tags);
+  }
+
+  private void upload(DuckDbRewriter.Written written, NewDataFile file) throws IOException {
     try (InputStream in = Files.newInputStream(written.path());
-        OutputStream out = storage.create(path)) {
+        OutputStream out = storage.create(file.path())) {
       in.transferTo(out);
     } catch (IOException e) {
       // Named apart from the rewrite: the data was rewritten and verified; storage refused it.
-      throw Errors.operationFailed("uploading rewritten file " + path + " of partition " + bin.partition().label()
+      throw Errors.operationFailed("uploading rewritten file " + file.path() + " of partition " + file.partition().label()
           + " (nothing of this partition was committed; its files uploaded so far are deleted)", e);
     }
-    return new NewDataFile(path, logPath, written.sizeBytes(), bin.partition(), written.statsJson(), clock.millis(), tags);
   }
 
   private void deleteUploaded(List<NewDataFile> added) throws IOException {

@@ -22,10 +22,10 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Rewrites a bin of local Parquet files into files near the target size with DuckDB, and measures
- * what verification needs: row count and an order-independent checksum (sum of row hashes over
- * every data column) of the inputs and of the outputs, both read through the same projection.
- * One instance holds one DuckDB connection bounded by {@link RewriteSettings}; close it.
+ * Rewrites a bin of local Parquet files into files near the target size with DuckDB and computes
+ * each output's Delta statistics. Verification is not its business ({@link RewriteVerifier} reads
+ * both sides with queries of its own). One instance holds one DuckDB connection bounded by {@link
+ * RewriteSettings}; close it.
  */
 final class DuckDbRewriter implements BinRewriter {
 
@@ -50,18 +50,8 @@ final class DuckDbRewriter implements BinRewriter {
     }
   }
 
-  /** What a rewrite produced. */
-  record Result(List<Written> outputs, Checksum input, Checksum output) {
-    boolean verified() {
-      return input.equals(output);
-    }
-  }
-
-  /** One written file, with its share of the output checksum. */
-  record Written(Path path, long sizeBytes, long rows, String hashSum, String statsJson) {}
-
-  /** Row count and the sum of row hashes, as text (it is a 128-bit integer). */
-  record Checksum(long rows, String hashSum) {}
+  /** One written file with its Delta stats. */
+  record Written(Path path, long sizeBytes, long rows, String statsJson) {}
 
   /**
    * Writes the rows of {@code inputs} into {@code outDir}.
@@ -69,7 +59,7 @@ final class DuckDbRewriter implements BinRewriter {
    * @param zOrderColumns columns to cluster by with the Z-order key; empty keeps input order
    */
   @Override
-  public Result rewrite(
+  public List<Written> rewrite(
       TableLocation table,
       TableSchema schema,
       Map<String, String> properties,
@@ -85,12 +75,12 @@ final class DuckDbRewriter implements BinRewriter {
     if (projection.columns().isEmpty()) {
       throw Errors.unsupportedTable(table, "it has no data columns outside its partition columns");
     }
-    Checksum input = checksum(projection, source);
+    long inputRows = count(source);
     String query = zOrderColumns.isEmpty()
         ? "SELECT " + projection.selectList() + " FROM " + source
         : zOrdered(projection, source, schema, zOrderColumns);
     Files.createDirectories(outDir);
-    long rowGroupRows = RowGroupSize.rows(targetFileSizeBytes, input.rows(), totalSize(inputs));
+    long rowGroupRows = RowGroupSize.rows(targetFileSizeBytes, inputRows, totalSize(inputs));
     String format = "FORMAT parquet, COMPRESSION " + compression
         // zstd level 1: the same file size as the default level 3 here, about 25% faster.
         + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
@@ -110,19 +100,12 @@ final class DuckDbRewriter implements BinRewriter {
     try (Stream<Path> files = Files.list(outDir)) {
       written = files.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
     }
-    // One pass per output file yields its share of the checksum and its Delta stats.
-    List<Column> statsColumns = StatsColumns.of(projection.columns(), properties);
+    List<StatsColumns.Leaf> statsColumns = StatsColumns.of(projection.columns(), properties);
     List<Written> outputs = new ArrayList<>();
-    long outputRows = 0;
-    java.math.BigInteger outputHashSum = java.math.BigInteger.ZERO;
     for (Path file : written) {
-      Written one = readBack(file, projection, statsColumns);
-      outputs.add(one);
-      outputRows += one.rows();
-      outputHashSum = outputHashSum.add(new java.math.BigInteger(one.hashSum()));
+      outputs.add(readBack(file, statsColumns));
     }
-    Checksum output = new Checksum(outputRows, outputHashSum.toString());
-    return new Result(outputs, input, output);
+    return outputs;
   }
 
   private static long totalSize(List<Path> files) throws IOException {
@@ -269,52 +252,54 @@ final class DuckDbRewriter implements BinRewriter {
     return names;
   }
 
-  private Checksum checksum(Projection projection, String source) throws SQLException {
-    String sql =
-        "SELECT count(*), CAST(coalesce(sum(hash(" + hashColumns(projection) + ")), 0) AS VARCHAR) FROM (SELECT "
-            + projection.selectList() + " FROM " + source + ")";
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+  /** Rows of the inputs, for sizing row groups (from the Parquet footers, no scan). */
+  private long count(String source) throws SQLException {
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM " + source)) {
       rs.next();
-      return new Checksum(rs.getLong(1), rs.getString(2));
+      return rs.getLong(1);
     }
   }
 
-  private Written readBack(Path file, Projection projection, List<Column> columns)
-      throws SQLException, IOException {
+  /** The written file's rows and Delta stats, in one pass over it. */
+  private Written readBack(Path file, List<StatsColumns.Leaf> leaves) throws SQLException, IOException {
     List<String> items = new ArrayList<>();
     items.add("count(*)");
-    items.add("CAST(coalesce(sum(hash(" + hashColumns(projection) + ")), 0) AS VARCHAR)");
-    for (Column column : columns) {
-      String c = Sql.identifier(column.name());
+    for (StatsColumns.Leaf leaf : leaves) {
+      Column column = leaf.column();
+      String c = reference(leaf);
       items.add("count(*) - count(" + c + ")");
       items.add(minMax(column, c, "min"));
       items.add(minMax(column, c, "max"));
       items.add(isFloat(column) ? "count_if(isnan(" + c + ") OR isinf(" + c + "))" : "0");
     }
-    String sql = "SELECT " + String.join(", ", items) + " FROM (SELECT " + projection.selectList()
-        + " FROM read_parquet(" + Sql.literal(file.toString()) + ", hive_partitioning = false))";
+    String sql = "SELECT " + String.join(", ", items)
+        + " FROM read_parquet(" + Sql.literal(file.toString()) + ", hive_partitioning = false)";
     List<ColumnStats> stats = new ArrayList<>();
     long rows;
-    String hashSum;
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       rows = rs.getLong(1);
-      hashSum = rs.getString(2);
-      int i = 3;
-      for (Column column : columns) {
+      int i = 2;
+      for (StatsColumns.Leaf leaf : leaves) {
+        Column column = leaf.column();
         long nulls = rs.getLong(i);
         Object min = value(column, rs, i + 1);
         Object max = value(column, rs, i + 2);
         boolean unordered = rs.getLong(i + 3) > 0;
         i += 4;
-        stats.add(unordered ? new ColumnStats(column, null, null, nulls) : new ColumnStats(column, min, max, nulls));
+        stats.add(unordered ? new ColumnStats(leaf, null, null, nulls) : new ColumnStats(leaf, min, max, nulls));
       }
     }
-    return new Written(file, Files.size(file), rows, hashSum, StatsJson.format(rows, stats));
+    return new Written(file, Files.size(file), rows, StatsJson.format(rows, stats));
   }
 
-  private static String hashColumns(Projection projection) {
-    return String.join(", ", projection.columns().stream().map(c -> Sql.identifier(c.name())).toList());
+  /** The SQL for a leaf: the column, or the field reached through the structs above it. */
+  private static String reference(StatsColumns.Leaf leaf) {
+    String ref = Sql.identifier(leaf.path().get(0));
+    for (String field : leaf.path().subList(1, leaf.path().size())) {
+      ref = "struct_extract(" + ref + ", " + Sql.literal(field) + ")";
+    }
+    return ref;
   }
 
   private static boolean isFloat(Column column) {

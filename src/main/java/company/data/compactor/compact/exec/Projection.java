@@ -14,7 +14,8 @@ import java.util.Set;
  * each cast to the DuckDB type of its Delta type. Delta {@code timestamp} becomes {@code
  * TIMESTAMPTZ} (written UTC-adjusted; naive inputs such as Spark's INT96 are read as UTC) and
  * {@code timestamp_ntz} stays naive. A column no input file has (added later by schema
- * evolution) is written as typed NULLs.
+ * evolution) is written as typed NULLs. Input columns match schema columns case-insensitively, as
+ * Spark's Delta reader matches them.
  */
 final class Projection {
 
@@ -27,7 +28,7 @@ final class Projection {
   }
 
   /**
-   * @param inputColumns names of the columns present in the input files
+   * @param inputColumns names of the columns present in the input files, as DuckDB spells them
    */
   static Projection of(TableLocation table, TableSchema schema, Set<String> inputColumns) {
     List<Column> data = new ArrayList<>();
@@ -39,8 +40,13 @@ final class Projection {
       data.add(column);
       String type = duckDbType(column.type());
       String name = Sql.identifier(column.name());
-      if (inputColumns.contains(column.name())) {
-        items.add(type == null ? name : "CAST(" + name + " AS " + type + ") AS " + name);
+      java.util.Optional<String> found =
+          inputColumns.stream().filter(c -> c.equalsIgnoreCase(column.name())).findFirst();
+      if (found.isPresent()) {
+        // Matched as Delta readers on Spark match: case-insensitively (the verifier refuses
+        // files where two columns would match).
+        String read = Sql.identifier(found.get());
+        items.add((type == null ? read : "CAST(" + read + " AS " + type + ")") + " AS " + name);
       } else if (type != null) {
         items.add("CAST(NULL AS " + type + ") AS " + name);
       } else {

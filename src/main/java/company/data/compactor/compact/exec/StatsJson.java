@@ -33,6 +33,11 @@ final class StatsJson {
 
   private StatsJson() {}
 
+  /**
+   * The stats document: values of nested fields sit in nested objects under their struct, as the
+   * protocol lays them out ({@code "nullCount": {"info": {"x": 3}}}); arrays and maps get a null
+   * count only.
+   */
   static String format(long numRecords, List<ColumnStats> columns) {
     ObjectNode root = JSON.createObjectNode();
     root.put("numRecords", numRecords);
@@ -40,19 +45,45 @@ final class StatsJson {
     ObjectNode max = root.putObject("maxValues");
     ObjectNode nulls = root.putObject("nullCount");
     for (ColumnStats stats : columns) {
-      String name = stats.column().name();
-      String type = stats.column().type();
+      List<String> path = stats.leaf().path();
+      String name = path.get(path.size() - 1);
+      String type = stats.leaf().column().type();
       if (stats.min() != null && stats.max() != null) {
-        put(min, name, type, stats.min(), false);
-        put(max, name, type, stats.max(), true);
+        put(parent(min, path), name, type, stats.min(), false);
+        put(parent(max, path), name, type, stats.max(), true);
       }
-      nulls.put(name, stats.nullCount());
+      parent(nulls, path).put(name, stats.nullCount());
     }
+    removeEmpty(min);
+    removeEmpty(max);
     try {
       return JSON.writeValueAsString(root);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("stats could not be serialised", e);
     }
+  }
+
+  /** The object the leaf's value goes in: {@code root} for a top-level column, else its struct's. */
+  private static ObjectNode parent(ObjectNode root, List<String> path) {
+    ObjectNode node = root;
+    for (String field : path.subList(0, path.size() - 1)) {
+      node = node.has(field) ? (ObjectNode) node.get(field) : node.putObject(field);
+    }
+    return node;
+  }
+
+  /** Drops struct objects left empty (no field had bounds). */
+  private static void removeEmpty(ObjectNode node) {
+    List<String> empty = new java.util.ArrayList<>();
+    node.fields().forEachRemaining(e -> {
+      if (e.getValue() instanceof ObjectNode child) {
+        removeEmpty(child);
+        if (child.isEmpty()) {
+          empty.add(e.getKey());
+        }
+      }
+    });
+    empty.forEach(node::remove);
   }
 
   private static void put(ObjectNode node, String name, String type, Object value, boolean upper) {

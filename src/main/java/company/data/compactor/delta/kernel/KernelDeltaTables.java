@@ -77,6 +77,7 @@ public final class KernelDeltaTables implements DeltaTables {
     } catch (IOException e) {
       throw Errors.operationFailed("closing the file listing of " + location, e);
     }
+    refuseFilesOutsideRoot(location, files);
     return new TableSnapshot(
         location,
         snapshot.getVersion(),
@@ -84,6 +85,22 @@ public final class KernelDeltaTables implements DeltaTables {
         files,
         snapshot.getTableProperties(),
         features(snapshot));
+  }
+
+  /**
+   * A log is data, not trust: an add path that resolves outside the table root (another bucket, an
+   * absolute path elsewhere, {@code ../x.parquet}) would make every later step read, write beside
+   * or delete files the table's URI, and so the allowlist, never named. Such a table is refused
+   * before any step sees its files.
+   */
+  private static void refuseFilesOutsideRoot(TableLocation location, List<DataFile> files) {
+    List<String> outside = files.stream()
+        .filter(f -> !location.contains(f.path()))
+        .map(f -> f.path() + " (logged as " + f.logPath() + ")")
+        .toList();
+    if (!outside.isEmpty()) {
+      throw Errors.filesOutsideRoot(location, outside);
+    }
   }
 
   private Snapshot load(TableLocation location) {

@@ -39,7 +39,8 @@ import java.util.regex.Pattern;
 /**
  * {@link LogReader} over the storage port: JSON commits parsed with Jackson, the latest classic
  * checkpoint read with kernel's Parquet reader. Paths are resolved against the table root the way
- * kernel resolves {@code add.path}.
+ * kernel resolves {@code add.path}; a removed or re-added path that resolves outside the root
+ * ({@link TableLocation#contains}) is left out of the history, so vacuum can never consider it.
  */
 public final class KernelLogReader implements LogReader {
 
@@ -107,8 +108,10 @@ public final class KernelLogReader implements LogReader {
           readded.add(path);
         }
       });
-      return new LogHistory(latest, oldestVersion, oldestMillis, checkpointVersion,
-          new ArrayList<>(latestRemoval.values()), readded);
+      // A tombstone outside the root is never a vacuum candidate, however the log spells it.
+      List<Tombstone> inside = latestRemoval.values().stream().filter(t -> location.contains(t.path())).toList();
+      readded.removeIf(path -> !location.contains(path));
+      return new LogHistory(latest, oldestVersion, oldestMillis, checkpointVersion, new ArrayList<>(inside), readded);
     } catch (IOException | UncheckedIOException e) {
       throw Errors.operationFailed("reading the log history of " + location, e);
     }

@@ -17,11 +17,15 @@ final class KernelTypes {
   private KernelTypes() {}
 
   static TableSchema toModel(StructType schema, List<String> partitionColumns) {
-    List<Column> columns =
-        schema.fields().stream()
-            .map(f -> new Column(f.getName(), typeName(f.getDataType()), f.isNullable()))
-            .toList();
-    return new TableSchema(columns, partitionColumns);
+    return new TableSchema(columns(schema), partitionColumns);
+  }
+
+  /** The fields of {@code struct} as columns, a struct's own fields nested. */
+  private static List<Column> columns(StructType struct) {
+    return struct.fields().stream()
+        .map(f -> new Column(f.getName(), typeName(f.getDataType()), f.isNullable(),
+            f.getDataType() instanceof StructType nested ? columns(nested) : List.of()))
+        .toList();
   }
 
   /** Delta's type name: {@code string}, {@code decimal(10,2)}, {@code struct}, ... */

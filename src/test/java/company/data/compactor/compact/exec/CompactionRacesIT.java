@@ -112,7 +112,7 @@ class CompactionRacesIT {
     TableSnapshot after = tables.loadLatest(location);
 
     assertThat(result.partitions())
-        .filteredOn(p -> p.partition().equals(FIRST_DAY))
+        .filteredOn(p -> p.partition().label().equals(FIRST_DAY))
         .singleElement()
         .satisfies(p -> {
           assertThat(p.status()).isEqualTo(PartitionResult.Status.CONFLICTED);

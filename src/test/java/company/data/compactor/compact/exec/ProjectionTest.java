@@ -33,8 +33,16 @@ class ProjectionTest {
         .isEqualTo(
             "CAST(\"ts\" AS TIMESTAMPTZ) AS \"ts\", CAST(\"ntz\" AS TIMESTAMP) AS \"ntz\","
                 + " CAST(\"amount\" AS DECIMAL(18,4)) AS \"amount\","
-                + " CAST(\"we\"\"ird\" AS VARCHAR) AS \"we\"\"ird\", \"tags\"");
+                + " CAST(\"we\"\"ird\" AS VARCHAR) AS \"we\"\"ird\", \"tags\" AS \"tags\"");
     assertThat(projection.columns()).extracting(Column::name).containsExactly("ts", "ntz", "amount", "we\"ird", "tags");
+  }
+
+  @Test
+  void inputColumnsMatchCaseInsensitively_andAreWrittenUnderTheSchemaSpelling() {
+    TableSchema schema = new TableSchema(List.of(new Column("id", "long", true), new Column("UPPER", "string", true)), List.of());
+
+    assertThat(Projection.of(TABLE, schema, Set.of("ID", "upper")).selectList())
+        .isEqualTo("CAST(\"ID\" AS BIGINT) AS \"id\", CAST(\"upper\" AS VARCHAR) AS \"UPPER\"");
   }
 
   @Test

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class StatsJsonTest {
 
   private static ColumnStats stats(String name, String type, Object min, Object max, long nulls) {
-    return new ColumnStats(new Column(name, type, true), min, max, nulls);
+    return new ColumnStats(new StatsColumns.Leaf(List.of(name), new Column(name, type, true)), min, max, nulls);
   }
 
   @Test

@@ -74,7 +74,7 @@ class KernelDeltaTablesIT {
     assertThat(health.partitions())
         .extracting(PartitionHealth::partition)
         .containsExactlyInAnyOrder(
-            "p=a b", "p=x/y", "p=k=v", "p=100%", "p=Zürich-東京", "p=__HIVE_DEFAULT_PARTITION__");
+            "p=a b", "p=x%2Fy", "p=k%3Dv", "p=100%25", "p=Zürich-東京", "p=__HIVE_DEFAULT_PARTITION__");
     assertThat(health.partitions())
         .filteredOn(p -> p.partition().equals("p=__HIVE_DEFAULT_PARTITION__"))
         .singleElement()

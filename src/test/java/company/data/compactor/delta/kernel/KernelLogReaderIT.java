@@ -86,4 +86,43 @@ class KernelLogReaderIT {
     assertThat(history.oldestCommitMillis()).isEqualTo(5000);
     assertThat(history.readdedPaths()).isEmpty();
   }
+
+  @Test
+  void neverYieldsATombstoneOrReAddOutsideTheTableRoot_howeverTheLogSpellsIt() throws Exception {
+    Path log = Files.createDirectories(dir.resolve("t/_delta_log"));
+    String root = "file:" + dir.resolve("t");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+      s.execute("COPY (SELECT * FROM (VALUES"
+          + " ({'path': '../from-checkpoint.parquet', 'deletionTimestamp': 1000}, NULL),"
+          + " ({'path': 'kept-from-checkpoint.parquet', 'deletionTimestamp': 1000}, NULL)"
+          + ") v(remove, \"add\")) TO '" + log.resolve("00000000000000000001.checkpoint.parquet") + "' (FORMAT parquet)");
+    }
+    Files.writeString(log.resolve("00000000000000000002.json"), String.join("\n",
+        "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
+        remove("../sibling/x.parquet"),
+        remove("p=1/../../sibling/y.parquet"),
+        remove("%2e%2e/encoded.parquet"),
+        remove("file:" + dir.resolve("elsewhere/z.parquet")),
+        remove(root + "/../sibling/abs.parquet"),
+        remove("s3://other-bucket/t/w.parquet"),
+        remove("file://host" + dir.resolve("t/hosted.parquet")),
+        remove("inside.parquet"),
+        remove(root + "/absolute-inside.parquet"),
+        ""));
+    Files.writeString(log.resolve("00000000000000000003.json"), String.join("\n",
+        "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
+        "{\"add\":{\"path\":\"../sibling/x.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
+        ""));
+
+    TableLocation location = new TableLocation(root);
+    LogHistory history = new KernelLogReader(new LocalStorage()).read(location);
+
+    assertThat(history.tombstones()).extracting(Tombstone::path).containsExactlyInAnyOrder(
+        root + "/kept-from-checkpoint.parquet", root + "/inside.parquet", root + "/absolute-inside.parquet");
+    assertThat(history.readdedPaths()).isEmpty();
+  }
+
+  private static String remove(String path) {
+    return "{\"remove\":{\"path\":\"" + path + "\",\"deletionTimestamp\":5000,\"dataChange\":true}}";
+  }
 }

@@ -40,12 +40,33 @@ public final class TypedTables {
   /** Creates an empty table with table properties (e.g. enabling a table feature). */
   public void create(
       TableLocation location, StructType schema, String partitionColumn, Map<String, String> properties) {
+    create(location, schema, List.of(partitionColumn), properties);
+  }
+
+  /** Creates an empty table partitioned by {@code partitionColumns} (string columns of {@code schema}). */
+  public void create(
+      TableLocation location, StructType schema, List<String> partitionColumns, Map<String, String> properties) {
     Transaction txn =
         TableManager.buildCreateTableTransaction(location.uri(), schema, "test")
             .withTableProperties(properties)
-            .withDataLayoutSpec(DataLayoutSpec.partitioned(List.of(new Column(partitionColumn))))
+            .withDataLayoutSpec(DataLayoutSpec.partitioned(partitionColumns.stream().map(Column::new).toList()))
             .build(engine);
     txn.commit(engine, CloseableIterable.emptyIterable());
+  }
+
+  /**
+   * Writes {@code select} to one Parquet file {@code files/<name>.parquet} (a directory that says
+   * nothing about the partition: readers take partitions from the log) and commits it with the
+   * given partition values, {@code null} for a NULL partition.
+   */
+  public void append(TableLocation location, Map<String, String> partition, String select, String name)
+      throws Exception {
+    Path dir = location.localPath().resolve("files");
+    Files.createDirectories(dir);
+    Map<String, Literal> values = new java.util.HashMap<>();
+    partition.forEach((column, value) ->
+        values.put(column, value == null ? Literal.ofNull(io.delta.kernel.types.StringType.STRING) : Literal.ofString(value)));
+    commitFile(location, dir.resolve(name + ".parquet"), select, values);
   }
 
   /**
@@ -56,7 +77,11 @@ public final class TypedTables {
       throws Exception {
     Path dir = location.localPath().resolve(partitionColumn + "=" + value);
     Files.createDirectories(dir);
-    Path file = dir.resolve(name + ".parquet");
+    commitFile(location, dir.resolve(name + ".parquet"), select, Map.of(partitionColumn, Literal.ofString(value)));
+  }
+
+  private void commitFile(TableLocation location, Path file, String select, Map<String, Literal> partition)
+      throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
       s.execute("SET TimeZone = 'UTC'");
       s.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
@@ -64,7 +89,6 @@ public final class TypedTables {
     var snapshot = TableManager.loadSnapshot(location.uri()).build(engine);
     Transaction txn = snapshot.buildUpdateTableTransaction("test", Operation.WRITE).build(engine);
     Row state = txn.getTransactionState(engine);
-    Map<String, Literal> partition = Map.of(partitionColumn, Literal.ofString(value));
     DataWriteContext context = Transaction.getWriteContext(engine, state, partition);
     DataFileStatus status =
         new DataFileStatus(LocalStorage.toStoragePath(file), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());

@@ -1,0 +1,243 @@
+package company.data.compactor.compact.exec;
+
+import company.data.compactor.duckdb.DuckDbConnections;
+import company.data.compactor.model.Column;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableSchema;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Verifies a rewrite by what readers see, through queries of its own built from the Delta schema,
+ * never from the writer's select list, on a DuckDB database of its own.
+ *
+ * <p>A file's columns are resolved to the schema as Delta readers on Spark do: by name,
+ * case-insensitively; a file in which two columns match one schema column is {@link Refused}; a
+ * schema column a file lacks reads as NULL. Each side of a rewrite is measured into a {@link
+ * Fingerprint}: rows, the non-null count of every data column, and the sum of row hashes over every
+ * data column (cast to its Delta type) and every partition value, the latter taken from the add
+ * action of each file (inputs) or of the new file (outputs). Equal fingerprints mean the same rows
+ * in the same partitions; a column that had values can never come out NULL. Close it.
+ */
+final class RewriteVerifier implements AutoCloseable {
+
+  /**
+   * A local Parquet file and the partition values its add action carries.
+   *
+   * @param file the local copy (or the file itself on local storage)
+   * @param partition the partition values of its add action
+   */
+  record Measured(Path file, PartitionValues partition) {}
+
+  /**
+   * What readers see in a set of files.
+   *
+   * @param rows rows
+   * @param nonNull per data column (schema order), rows where it is not NULL
+   * @param hashSum the sum of row hashes over every data column and partition value
+   */
+  record Fingerprint(long rows, Map<String, Long> nonNull, BigInteger hashSum) {
+
+    Fingerprint {
+      nonNull = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nonNull));
+    }
+
+    static Fingerprint empty(List<Column> columns) {
+      Map<String, Long> zero = new LinkedHashMap<>();
+      columns.forEach(c -> zero.put(c.name(), 0L));
+      return new Fingerprint(0, zero, BigInteger.ZERO);
+    }
+
+    Fingerprint plus(Fingerprint other) {
+      Map<String, Long> sum = new LinkedHashMap<>(nonNull);
+      other.nonNull.forEach((k, v) -> sum.merge(k, v, Long::sum));
+      return new Fingerprint(rows + other.rows, sum, hashSum.add(other.hashSum));
+    }
+
+    /** What differs from {@code after}, one phrase each; empty when readers see the same. */
+    List<String> differences(Fingerprint after) {
+      List<String> found = new ArrayList<>();
+      if (rows != after.rows) {
+        found.add("rows " + rows + " -> " + after.rows);
+      }
+      nonNull.forEach((column, count) -> {
+        long then = after.nonNull.getOrDefault(column, 0L);
+        if (count != then) {
+          found.add("non-null " + column + " " + count + " -> " + then);
+        }
+      });
+      if (!hashSum.equals(after.hashSum)) {
+        found.add("checksum " + hashSum + " -> " + after.hashSum);
+      }
+      return found;
+    }
+  }
+
+  /** An input that cannot be read unambiguously; nothing may be rewritten from it. */
+  static final class Refused extends Exception {
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  private final Connection connection;
+  private final TableSchema schema;
+  private final List<Column> dataColumns;
+
+  /** Opens its own DuckDB database, bounded like the rewriter's, spilling under {@code scratch}. */
+  RewriteVerifier(TableSchema schema, RewriteSettings settings, Path scratch) throws SQLException, IOException {
+    this.schema = schema;
+    this.dataColumns = schema.columns().stream().filter(c -> !schema.isPartitionColumn(c.name())).toList();
+    Path temp = Files.createDirectories(scratch.resolve("verify-temp"));
+    Path home = Files.createDirectories(scratch.resolve("verify-home"));
+    connection = DuckDbConnections.inMemory();
+    try (Statement s = connection.createStatement()) {
+      s.execute("SET home_directory = " + Sql.literal(home.toString()));
+      s.execute("SET temp_directory = " + Sql.literal(temp.toString()));
+      s.execute("SET memory_limit = " + Sql.literal(settings.memoryLimit()));
+      s.execute("SET threads = " + settings.threads());
+      // Naive timestamps in input files (e.g. Spark's INT96) are UTC instants, as the writer reads them.
+      s.execute("SET TimeZone = 'UTC'");
+    }
+  }
+
+  /**
+   * Measures {@code files}: one query per group of files that spell the columns alike and share
+   * partition values.
+   *
+   * @throws Refused when a file has two columns matching one schema column
+   */
+  Fingerprint measure(List<Measured> files) throws SQLException, Refused {
+    Map<Path, List<String>> spellings = spellings(files.stream().map(Measured::file).toList());
+    Map<List<Object>, List<Path>> groups = new LinkedHashMap<>();
+    for (Measured file : files) {
+      List<Object> key = List.of(spellings.get(file.file()), file.partition());
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(file.file());
+    }
+    Fingerprint total = Fingerprint.empty(dataColumns);
+    for (Map.Entry<List<Object>, List<Path>> group : groups.entrySet()) {
+      @SuppressWarnings("unchecked")
+      List<String> spelling = (List<String>) group.getKey().get(0);
+      PartitionValues partition = (PartitionValues) group.getKey().get(1);
+      total = total.plus(measureGroup(group.getValue(), spelling, partition));
+    }
+    return total;
+  }
+
+  private Fingerprint measureGroup(List<Path> files, List<String> spelling, PartitionValues partition)
+      throws SQLException {
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < dataColumns.size(); i++) {
+      String type = Projection.duckDbType(dataColumns.get(i).type());
+      String actual = spelling.get(i);
+      String value = actual == null ? "NULL" : Sql.identifier(actual);
+      values.add((type == null ? value : "CAST(" + value + " AS " + type + ")") + " AS " + column(i));
+    }
+    int p = 0;
+    for (String name : schema.partitionColumns()) {
+      String raw = partition.values().get(name);
+      values.add("CAST(" + (raw == null ? "NULL" : Sql.literal(raw)) + " AS VARCHAR) AS __partition_" + p++);
+    }
+    List<String> hashed = new ArrayList<>();
+    List<String> items = new ArrayList<>();
+    items.add("count(*)");
+    for (int i = 0; i < dataColumns.size(); i++) {
+      items.add("count(" + column(i) + ")");
+      hashed.add(column(i));
+    }
+    for (int i = 0; i < p; i++) {
+      hashed.add("__partition_" + i);
+    }
+    items.add("CAST(coalesce(sum(hash(" + String.join(", ", hashed) + ")), 0) AS VARCHAR)");
+    String sql = "SELECT " + String.join(", ", items) + " FROM (SELECT " + String.join(", ", values)
+        + " FROM read_parquet(" + Sql.pathList(files) + ", hive_partitioning = false, union_by_name = true))";
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      Map<String, Long> nonNull = new LinkedHashMap<>();
+      for (int i = 0; i < dataColumns.size(); i++) {
+        nonNull.put(dataColumns.get(i).name(), rs.getLong(2 + i));
+      }
+      return new Fingerprint(rs.getLong(1), nonNull, new BigInteger(rs.getString(dataColumns.size() + 2)));
+    }
+  }
+
+  private static String column(int index) {
+    return "__column_" + index;
+  }
+
+  /**
+   * Per file, the name it spells each data column with (null when it lacks one), from the Parquet
+   * footers' top-level fields: the names as written, before any reader renames duplicates.
+   */
+  private Map<Path, List<String>> spellings(List<Path> files) throws SQLException, Refused {
+    Map<String, List<String[]>> schemas = new LinkedHashMap<>();
+    String sql = "SELECT file_name, name, coalesce(num_children, 0) FROM parquet_schema(" + Sql.pathList(files)
+        + ") ORDER BY file_name, column_id";
+    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        schemas.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+            .add(new String[] {rs.getString(2), Long.toString(rs.getLong(3))});
+      }
+    }
+    Map<Path, List<String>> spellings = new LinkedHashMap<>();
+    for (Path file : files) {
+      List<String[]> elements = schemas.get(file.toString());
+      if (elements == null) {
+        throw new Refused("file " + file.getFileName() + " has no readable Parquet schema");
+      }
+      spellings.put(file, resolve(file, topLevel(elements)));
+    }
+    return spellings;
+  }
+
+  /** The top-level field names of a flattened Parquet schema (root first, depth-first). */
+  static List<String> topLevel(List<String[]> elements) {
+    List<String> names = new ArrayList<>();
+    int children = Integer.parseInt(elements.get(0)[1]);
+    int at = 1;
+    for (int i = 0; i < children && at < elements.size(); i++) {
+      names.add(elements.get(at)[0]);
+      at = skip(elements, at);
+    }
+    return names;
+  }
+
+  /** The index after the subtree starting at {@code at}. */
+  private static int skip(List<String[]> elements, int at) {
+    int children = Integer.parseInt(elements.get(at)[1]);
+    int next = at + 1;
+    for (int i = 0; i < children && next < elements.size(); i++) {
+      next = skip(elements, next);
+    }
+    return next;
+  }
+
+  private List<String> resolve(Path file, List<String> names) throws Refused {
+    List<String> spelling = new ArrayList<>();
+    for (Column column : dataColumns) {
+      List<String> matches = names.stream().filter(n -> n.equalsIgnoreCase(column.name())).toList();
+      if (matches.size() > 1) {
+        throw new Refused("file " + file.getFileName() + " is ambiguous: " + matches.size() + " columns match "
+            + column.name() + " (" + String.join(", ", matches) + "); Delta readers resolve names"
+            + " case-insensitively, so which one they read is undefined");
+      }
+      spelling.add(matches.isEmpty() ? null : matches.get(0));
+    }
+    return spelling;
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
+  }
+}
