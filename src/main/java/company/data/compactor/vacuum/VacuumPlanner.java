@@ -6,12 +6,14 @@ import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.StoredObject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -94,7 +96,13 @@ public final class VacuumPlanner {
 
   private static List<String> warnings(TableSnapshot snapshot, Retention retention) {
     List<String> warnings = new ArrayList<>();
-    Retention.parse(snapshot.properties().getOrDefault("delta.logRetentionDuration", "interval 30 days"))
+    Optional<Duration> logRetention = Retention.logRetention(snapshot.properties());
+    if (logRetention.isEmpty()) {
+      warnings.add("table property " + Retention.LOG_RETENTION_PROPERTY + " = '"
+          + snapshot.properties().get(Retention.LOG_RETENTION_PROPERTY) + "' is not a Delta interval: vacuum ignores"
+          + " it, but Delta writers may refuse the table or clean its log on their default of 30 days");
+    }
+    logRetention
         .filter(log -> log.compareTo(retention.duration()) > 0)
         .ifPresent(log -> warnings.add("file retention " + retention.hours() + " h is shorter than"
             + " delta.logRetentionDuration (" + log.toHours() + " h): time travel to versions older than "

@@ -142,4 +142,27 @@ class VacuumPlannerTest {
     assertThat(PLANNER.plan(snapshot(Map.of("delta.logRetentionDuration", "interval 7 days")), history(Set.of()), List.of(), VacuumMode.LITE, 168)
         .warnings()).isEmpty();
   }
+
+  @Test
+  void aLogRetentionThatDoesNotParse_isAWarning_notARefusal_andHugeOnesDoNotThrow() {
+    assertThat(PLANNER.plan(snapshot(Map.of("delta.logRetentionDuration", "interval 1 month")), history(Set.of()), List.of(),
+        VacuumMode.LITE, 168).warnings()).containsExactly("table property delta.logRetentionDuration = 'interval 1 month'"
+            + " is not a Delta interval: vacuum ignores it, but Delta writers may refuse the table or clean its log on"
+            + " their default of 30 days");
+    assertThat(PLANNER.plan(snapshot(Map.of("delta.logRetentionDuration", "interval 99999999999999999999 days")),
+        history(Set.of()), List.of(), VacuumMode.LITE, 168).warnings()).singleElement().asString()
+        .startsWith("file retention 168 h is shorter than delta.logRetentionDuration (2562047788 h)");
+  }
+
+  @Test
+  void aHugeFileRetention_keepsEverything_withoutAnException() {
+    VacuumPlan plan = PLANNER.plan(
+        snapshot(Map.of("delta.deletedFileRetentionDuration", "interval 99999999999999999999 days")),
+        history(Set.of(), removed("ten-days.parquet", OLD)),
+        List.of(object("ten-days.parquet", OLD), object("untracked.parquet", OLD)), VacuumMode.FULL, 168);
+
+    assertThat(plan.candidates()).isEmpty();
+    assertThat(plan.retention()).isEqualTo(new Retention(Retention.LONGEST, "table_property"));
+    assertThat(plan.keptUnexpiredTombstones()).isEqualTo(1);
+  }
 }
