@@ -56,6 +56,7 @@ public final class VacuumPlanner {
       tombstones.put(t.path(), t);
     }
     String root = snapshot.location().uri() + "/";
+    List<String> partitionColumns = snapshot.schema().partitionColumns();
     List<VacuumCandidate> candidates = new ArrayList<>();
     int young = 0;
     int unexpired = 0;
@@ -65,7 +66,7 @@ public final class VacuumPlanner {
         continue;
       }
       String relative = object.path().substring(root.length());
-      if (isHidden(relative)) {
+      if (isHidden(relative, partitionColumns)) {
         hidden++;
         continue;
       }
@@ -120,21 +121,51 @@ public final class VacuumPlanner {
         || history.oldestCommitMillis() <= cutoffMillis;
   }
 
-  /** The hidden-path rule, applied to every segment of a path relative to the table root. */
-  static boolean isHidden(String relative) {
-    for (String segment : relative.split("/")) {
-      boolean special = segment.startsWith("_") || segment.startsWith(".");
-      if (!special) {
+  /**
+   * Delta's hidden-path rule, applied to every segment of a path relative to the table root: a
+   * segment starting with {@code _} or {@code .} is hidden unless it is a directory named {@code
+   * <column>=<value>} for the table's partition column at that depth (the first directory for the
+   * first partition column, and so on; the column name compared after Hive unescaping, e.g. {@code
+   * %3D} to {@code =}), or a top-level {@code _change_data} or {@code _delta_index} directory, below
+   * which partition directories start again at depth 0. {@code _delta_log} is always hidden. Being
+   * stricter than Delta here only keeps files: hidden files are never deleted.
+   */
+  static boolean isHidden(String relative, List<String> partitionColumns) {
+    String[] segments = relative.split("/");
+    int first = segments.length > 1 && (segments[0].equals("_change_data") || segments[0].equals("_delta_index")) ? 1 : 0;
+    for (int i = first; i < segments.length; i++) {
+      String segment = segments[i];
+      if (!segment.startsWith("_") && !segment.startsWith(".")) {
         continue;
       }
-      if (segment.equals("_delta_log")) {
-        return true;
-      }
-      if (segment.equals("_change_data") || segment.equals("_delta_index") || segment.contains("=")) {
+      boolean directory = i < segments.length - 1;
+      if (directory && isPartitionDirectory(segment, partitionColumns, i - first)) {
         continue;
       }
       return true;
     }
     return false;
+  }
+
+  private static boolean isPartitionDirectory(String segment, List<String> partitionColumns, int depth) {
+    int equals = segment.indexOf('=');
+    return equals > 0 && depth < partitionColumns.size()
+        && unescapeHive(segment.substring(0, equals)).equals(partitionColumns.get(depth));
+  }
+
+  /** Hive's path unescaping: {@code %XX} (two hex digits) is that character; anything else stays. */
+  static String unescapeHive(String escaped) {
+    StringBuilder out = new StringBuilder(escaped.length());
+    for (int i = 0; i < escaped.length(); i++) {
+      char c = escaped.charAt(i);
+      if (c == '%' && i + 2 < escaped.length()
+          && Character.digit(escaped.charAt(i + 1), 16) >= 0 && Character.digit(escaped.charAt(i + 2), 16) >= 0) {
+        out.append((char) Integer.parseInt(escaped.substring(i + 1, i + 3), 16));
+        i += 2;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 }

@@ -95,20 +95,58 @@ class VacuumPlannerTest {
 
   @Test
   void hiddenPaths_areSkipped_exceptChangeDataDeltaIndexAndPartitionDirectories() {
-    assertThat(VacuumPlanner.isHidden("_delta_log/00000000000000000000.json")).isTrue();
-    assertThat(VacuumPlanner.isHidden("_tmp/part-0.parquet")).isTrue();
-    assertThat(VacuumPlanner.isHidden(".part-0.parquet.crc")).isTrue();
-    assertThat(VacuumPlanner.isHidden("p=1/_SUCCESS")).isTrue();
-    assertThat(VacuumPlanner.isHidden("_change_data/cdc-0.parquet")).isFalse();
-    assertThat(VacuumPlanner.isHidden("_delta_index/x")).isFalse();
-    assertThat(VacuumPlanner.isHidden("_year=2026/part-0.parquet")).isFalse();
-    assertThat(VacuumPlanner.isHidden("p=1/part-0.parquet")).isFalse();
+    List<String> none = List.of();
+    List<String> year = List.of("_year");
+    assertThat(VacuumPlanner.isHidden("_delta_log/00000000000000000000.json", year)).isTrue();
+    assertThat(VacuumPlanner.isHidden("_tmp/part-0.parquet", none)).isTrue();
+    assertThat(VacuumPlanner.isHidden(".part-0.parquet.crc", none)).isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/_SUCCESS", List.of("p"))).isTrue();
+    assertThat(VacuumPlanner.isHidden("_change_data/cdc-0.parquet", none)).isFalse();
+    assertThat(VacuumPlanner.isHidden("_delta_index/x", none)).isFalse();
+    assertThat(VacuumPlanner.isHidden("p=1/_change_data/x", List.of("p"))).as("only at the top").isTrue();
+    assertThat(VacuumPlanner.isHidden("_year=2026/part-0.parquet", year)).isFalse();
+    assertThat(VacuumPlanner.isHidden("_year=2026/part-0.parquet", none)).as("not a partition column").isTrue();
+    assertThat(VacuumPlanner.isHidden("_year=2026", year)).as("a file, not a directory").isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/part-0.parquet", none)).isFalse();
+    assertThat(VacuumPlanner.isHidden("_p%3Dq%25=1/x.parquet", List.of("_p=q%"))).isFalse();
+    assertThat(VacuumPlanner.unescapeHive("a%3Db%2F%zz%4")).isEqualTo("a=b/%zz%4");
 
-    VacuumPlan plan = PLANNER.plan(snapshot(Map.of()), history(Set.of()),
+    VacuumPlan plan = PLANNER.plan(partitionedBy("_year"), history(Set.of()),
         List.of(object("_delta_log/00000000000000000000.json", OLD), object("_tmp/x.parquet", OLD), object("_year=2026/x.parquet", OLD)),
         VacuumMode.FULL, 168);
     assertThat(candidates(plan)).containsExactly("_year=2026/x.parquet");
     assertThat(plan.keptHidden()).isEqualTo(2);
+  }
+
+  private static TableSnapshot partitionedBy(String... columns) {
+    return new TableSnapshot(new TableLocation(ROOT), 9, new TableSchema(List.of(), List.of(columns)), List.of(),
+        Map.of(), Set.of());
+  }
+
+  @Test
+  void full_neverDeletesHiddenPathsThatLookLikePartitions_onlyRealPartitionColumnsAtTheirDepth() {
+    VacuumPlan plan = PLANNER.plan(partitionedBy("p"), history(Set.of()),
+        List.of(object("_x=1/a.parquet", OLD), object(".foo=bar/a.parquet", OLD), object("_delta_log=1/a.parquet", OLD),
+            object("p=1/_y=2/a.parquet", OLD), object("p=1/.tmp/a.parquet", OLD), object("p=1/_SUCCESS", OLD),
+            object("_delta_log/00000000000000000000.json", OLD),
+            object("p=1/orphan.parquet", OLD), object("_change_data/p=1/cdc-old.parquet", OLD)),
+        VacuumMode.FULL, 168);
+
+    assertThat(candidates(plan)).containsExactlyInAnyOrder("p=1/orphan.parquet", "_change_data/p=1/cdc-old.parquet");
+    assertThat(plan.keptHidden()).isEqualTo(7);
+  }
+
+  @Test
+  void hiddenPartitionColumns_areVacuumed_atTheirDepth_comparingUnescapedNames() {
+    VacuumPlan plan = PLANNER.plan(partitionedBy("_x", ".y", "_p=q"), history(Set.of()),
+        List.of(object("_x=1/.y=2/_p%3Dq=3/a.parquet", OLD), object("_X=1/.y=2/_p%3Dq=3/a.parquet", OLD),
+            object(".y=2/a.parquet", OLD), object("_x=1/_x=1/a.parquet", OLD), object("_x=1/.y=2/_p=q=3/a.parquet", OLD),
+            object("_x=1/.y=2/_p%3Dq=3/_x=1/a.parquet", OLD), object("_change_data/_x=1/.y=2/_p%3Dq=3/cdc.parquet", OLD)),
+        VacuumMode.FULL, 168);
+
+    assertThat(candidates(plan)).containsExactlyInAnyOrder(
+        "_x=1/.y=2/_p%3Dq=3/a.parquet", "_change_data/_x=1/.y=2/_p%3Dq=3/cdc.parquet");
+    assertThat(plan.keptHidden()).isEqualTo(5);
   }
 
   @Test
