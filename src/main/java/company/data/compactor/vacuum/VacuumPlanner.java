@@ -3,6 +3,7 @@ package company.data.compactor.vacuum;
 import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.Tombstone;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.DeletionVector;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.StoredObject;
 import java.time.Clock;
@@ -21,10 +22,13 @@ import java.util.Set;
  * of the table's files and the injected clock. A file is deleted only when every rule agrees:
  *
  * <ul>
- *   <li>it is not active in the current snapshot, and was not added again after its removal;
- *   <li>lite: its latest tombstone is older than the cutoff (the tombstone's time is the later of
- *       its {@code deletionTimestamp} and its commit's time); full: also untracked files, unless
- *       any tombstone for the path is within retention;
+ *   <li>the current snapshot does not read it (an active data file or the deletion-vector file of
+ *       one), and no commit added it again after its removal;
+ *   <li>no retained version reads it: its latest tombstone is older than the cutoff (the
+ *       tombstone's time is the later of its {@code deletionTimestamp} and its commit's time; the
+ *       log tombstones a removed file's deletion-vector file with it, and a change-data file when
+ *       the version after its own is committed). Lite mode deletes only such files; full mode
+ *       also untracked files (no tombstone at all);
  *   <li>its object modification time is older than the cutoff, whatever the log says;
  *   <li>no path segment is hidden ({@code _} or {@code .} prefix), except {@code _change_data},
  *       {@code _delta_index} and {@code col=value} partition directories; {@code _delta_log} is
@@ -47,10 +51,7 @@ public final class VacuumPlanner {
     Retention retention = Retention.effective(requestedHours, snapshot.properties());
     Instant cutoff = clock.instant().minus(retention.duration());
     long cutoffMillis = cutoff.toEpochMilli();
-    Set<String> active = new HashSet<>();
-    for (DataFile file : snapshot.activeFiles()) {
-      active.add(file.path());
-    }
+    Set<String> active = liveFiles(snapshot);
     Map<String, Tombstone> tombstones = new HashMap<>();
     for (Tombstone t : history.tombstones()) {
       tombstones.put(t.path(), t);
@@ -93,6 +94,19 @@ public final class VacuumPlanner {
       candidates.add(new VacuumCandidate(object.path(), object.sizeBytes(), reason));
     }
     return new VacuumPlan(mode, retention, cutoff, candidates, young, unexpired, hidden, warnings(snapshot, retention));
+  }
+
+  /**
+   * Every file the current snapshot reads: its data files and their deletion-vector files (an
+   * inline vector has no file). Paths outside the table root are never listed, so never deleted.
+   */
+  static Set<String> liveFiles(TableSnapshot snapshot) {
+    Set<String> live = new HashSet<>();
+    for (DataFile file : snapshot.activeFiles()) {
+      live.add(file.path());
+      file.deletionVector().flatMap(DeletionVector::file).ifPresent(live::add);
+    }
+    return live;
   }
 
   private static List<String> warnings(TableSnapshot snapshot, Retention retention) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.Tombstone;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.DeletionVector;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -116,6 +118,31 @@ class VacuumPlannerTest {
         VacuumMode.FULL, 168);
     assertThat(candidates(plan)).containsExactly("_year=2026/x.parquet");
     assertThat(plan.keptHidden()).isEqualTo(2);
+  }
+
+  private static DataFile withDeletionVector(String relative, Optional<String> dvFile) {
+    return new DataFile(ROOT + "/" + relative, relative, 10, PartitionValues.none(), OptionalLong.of(3), OLD, true, null,
+        List.of(), Optional.of(new DeletionVector(dvFile, 1)));
+  }
+
+  @Test
+  void deletionVectorFilesOfActiveFiles_areLive_inBothModes_andOthersExpireWithTheirTombstones() {
+    TableSnapshot snapshot = new TableSnapshot(new TableLocation(ROOT), 9, new TableSchema(List.of(), List.of()), List.of(
+        withDeletionVector("a.parquet", Optional.of(ROOT + "/ab/deletion_vector_live.bin")),
+        withDeletionVector("b.parquet", Optional.empty()),
+        withDeletionVector("c.parquet", Optional.of("file:/elsewhere/deletion_vector_outside.bin"))), Map.of(), Set.of());
+    LogHistory history = history(Set.of(), removed("deletion_vector_expired.bin", OLD), removed("deletion_vector_recent.bin", RECENT));
+    List<StoredObject> objects = List.of(object("a.parquet", OLD), object("b.parquet", OLD), object("c.parquet", OLD),
+        object("ab/deletion_vector_live.bin", OLD), object("deletion_vector_expired.bin", OLD),
+        object("deletion_vector_recent.bin", OLD));
+
+    for (VacuumMode mode : VacuumMode.values()) {
+      VacuumPlan plan = PLANNER.plan(snapshot, history, objects, mode, 168);
+      assertThat(candidates(plan)).as(mode.name()).containsExactly("deletion_vector_expired.bin");
+      assertThat(plan.keptUnexpiredTombstones()).as(mode.name()).isEqualTo(1);
+    }
+    assertThat(VacuumPlanner.liveFiles(snapshot)).containsExactlyInAnyOrder(ROOT + "/a.parquet", ROOT + "/b.parquet",
+        ROOT + "/c.parquet", ROOT + "/ab/deletion_vector_live.bin", "file:/elsewhere/deletion_vector_outside.bin");
   }
 
   private static TableSnapshot partitionedBy(String... columns) {
