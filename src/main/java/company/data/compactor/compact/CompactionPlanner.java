@@ -30,6 +30,8 @@ import java.util.TreeMap;
  *       same columns (their tag) and has no file since is left alone, so a rerun converges.
  *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes;
  *       the rest is deferred.
+ *   <li>Deletion vectors: the rewrite cannot apply them yet, so files that carry one are left out
+ *       of bins (and counted in the plan) instead of being planned for a run that would refuse.
  * </ol>
  *
  * <p>Convergence: outputs are at least the target size except one remainder per bin, and full
@@ -65,6 +67,7 @@ public final class CompactionPlanner {
 
     List<PartitionDecision> decisions = new ArrayList<>();
     List<Bin> planned = new ArrayList<>();
+    int withDeletionVectors = 0;
     for (Map.Entry<String, List<DataFile>> entry : byPartition.entrySet()) {
       String label = entry.getKey();
       List<DataFile> files = entry.getValue();
@@ -81,9 +84,11 @@ public final class CompactionPlanner {
         decisions.add(new PartitionDecision(label, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
         continue;
       }
+      List<DataFile> rewritable = files.stream().filter(f -> !f.hasDeletionVector()).toList();
+      withDeletionVectors += files.size() - rewritable.size();
       List<Bin> bins = options.layout() == Layout.Z_ORDER
-          ? zOrderGroups(partitionOf.get(label), files, options.maxZOrderGroupBytes())
-          : binsOf(partitionOf.get(label), files, gate);
+          ? zOrderGroups(partitionOf.get(label), rewritable, options.maxZOrderGroupBytes())
+          : binsOf(partitionOf.get(label), rewritable, gate);
       decisions.add(
           new PartitionDecision(
               label,
@@ -106,7 +111,7 @@ public final class CompactionPlanner {
         deferred.add(bin);
       }
     }
-    return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions);
+    return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions, withDeletionVectors);
   }
 
   /** Whether every file of a partition was written Z-ordered by {@code columns}. */

@@ -52,7 +52,8 @@ final class ReportSections {
         plan.partitions().stream()
             .map(d -> new PlanPartitionReport(
                 d.partition(), d.files(), d.smallFiles(), d.outcome().name().toLowerCase(Locale.ROOT), d.bins()))
-            .toList());
+            .toList(),
+        plan.filesWithDeletionVectors());
   }
 
   /** The compaction section when compaction was planned but nothing ran (gate, dry plan). */
