@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,12 +22,26 @@ class RetentionRefusalIT {
 
   @TempDir Path work;
 
-  @Test
-  void vacuum_refusesATableWhoseRetentionDoesNotParse_andDeletesNothing() throws Exception {
+  private Path table;
+  private Path live;
+  private Path orphan;
+
+  private record Result(int code, String out, String err) {}
+
+  private Result cli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @BeforeEach
+  void tableWithAMonthRetention() throws Exception {
     long old = Instant.now().minus(Duration.ofDays(30)).toEpochMilli();
-    Path table = Files.createDirectories(work.resolve("t/_delta_log")).getParent();
-    Path live = Files.writeString(table.resolve("live.parquet"), "x");
-    Path orphan = Files.writeString(table.resolve("orphan.parquet"), "from a crashed writer");
+    table = Files.createDirectories(work.resolve("t/_delta_log")).getParent();
+    live = Files.writeString(table.resolve("live.parquet"), "x");
+    Files.writeString(table.resolve("live2.parquet"), "y");
+    orphan = Files.writeString(table.resolve("orphan.parquet"), "from a crashed writer");
     String schema = "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}]}";
     Path commit = Files.writeString(table.resolve("_delta_log/00000000000000000000.json"), String.join("\n",
         "{\"commitInfo\":{\"timestamp\":" + old + ",\"operation\":\"WRITE\"}}",
@@ -35,24 +50,41 @@ class RetentionRefusalIT {
             + "\"schemaString\":\"" + schema + "\",\"partitionColumns\":[],"
             + "\"configuration\":{\"delta.deletedFileRetentionDuration\":\"interval 1 month\"},\"createdTime\":1}}",
         "{\"add\":{\"path\":\"live.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":" + old + ",\"dataChange\":true}}",
+        "{\"add\":{\"path\":\"live2.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":" + old + ",\"dataChange\":true}}",
         ""));
     for (Path file : new Path[] {live, orphan, commit}) {
       Files.setLastModifiedTime(file, FileTime.fromMillis(old));
     }
+  }
 
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.execute(new String[] {"vacuum", "--work-dir", work.toString(), "--table-uri", "t",
-        "--vacuum-mode", "full", "--vacuum-dry-run", "false"}, new PrintWriter(out, true), new PrintWriter(err, true));
-
-    assertThat(code).as(err.toString()).isEqualTo(1);
-    assertThat(err.toString()).contains("compactor: error: Refused to vacuum: the table property"
-        + " delta.deletedFileRetentionDuration = 'interval 1 month' is not a Delta interval (month is not supported)."
-        + " Nothing was deleted.");
+  private void nothingTouched() throws Exception {
     assertThat(orphan).exists();
     assertThat(live).exists();
     try (var log = Files.list(table.resolve("_delta_log"))) {
       assertThat(log.map(p -> p.getFileName().toString())).containsExactly("00000000000000000000.json");
     }
+  }
+
+  @Test
+  void vacuum_refusesATableWhoseRetentionDoesNotParse_andDeletesNothing() throws Exception {
+    Result vacuum = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "t", "--vacuum-mode", "full",
+        "--vacuum-dry-run", "false");
+
+    assertThat(vacuum.code()).as(vacuum.err()).isEqualTo(1);
+    assertThat(vacuum.err()).contains("compactor: error: Refused to vacuum: the table property"
+        + " delta.deletedFileRetentionDuration = 'interval 1 month' is not a Delta interval (month is not supported)."
+        + " Nothing was deleted.");
+    nothingTouched();
+  }
+
+  @Test
+  void run_refusesBeforeCompactingAnything() throws Exception {
+    Result run = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "t",
+        "--z-order-columns", "", "--vacuum-mode", "full", "--vacuum-dry-run", "false");
+
+    assertThat(run.code()).as(run.err()).isEqualTo(1);
+    assertThat(run.err()).contains("compactor: error: Refused to vacuum: the table property"
+        + " delta.deletedFileRetentionDuration = 'interval 1 month' is not a Delta interval");
+    nothingTouched();
   }
 }
