@@ -84,6 +84,11 @@ final class ReportText {
         plan.bins(), plan.filesToRewrite(), plan.bytesToRewrite() / 1048576.0, plan.layout(),
         plan.partitionFilter().isEmpty() ? "" : ", filter " + plan.partitionFilter(),
         plan.binsDeferred(), plan.bytesDeferred()));
+    if (plan.filesWithDeletionVectors() > 0) {
+      out.append(String.format(Locale.ROOT,
+          "  %d files with deletion vectors left out (not rewritable yet; purge them to compact them)%n",
+          plan.filesWithDeletionVectors()));
+    }
     for (PlanPartitionReport p : plan.partitions()) {
       out.append(String.format(Locale.ROOT, "  %-40s %-16s files %d, small %d, bins %d%n",
           p.partition(), p.decision(), p.files(), p.smallFiles(), p.bins()));

@@ -12,6 +12,8 @@ import java.util.List;
  * @param bins bins to rewrite in this run, in order
  * @param deferred bins left for later runs by {@code max_bytes_per_run}
  * @param partitions the decision for every partition in the table
+ * @param filesWithDeletionVectors files of the partitions that passed the gates left out of bins
+ *     because they carry a deletion vector, which the rewrite cannot apply yet
  */
 public record CompactionPlan(
     long readVersion,
@@ -19,7 +21,8 @@ public record CompactionPlan(
     boolean tableGatePassed,
     List<Bin> bins,
     List<Bin> deferred,
-    List<PartitionDecision> partitions) {
+    List<PartitionDecision> partitions,
+    int filesWithDeletionVectors) {
 
   public CompactionPlan {
     bins = List.copyOf(bins);

@@ -29,6 +29,8 @@ import java.util.TreeMap;
  *       same columns (their tag) and has no file since is left alone, so a rerun converges.
  *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes;
  *       the rest is deferred.
+ *   <li>Deletion vectors: the rewrite cannot apply them yet, so files that carry one are left out
+ *       of bins (and counted in the plan) instead of being planned for a run that would refuse.
  * </ol>
  *
  * <p>Convergence: outputs are at least the target size except one remainder per bin, and full
@@ -61,6 +63,7 @@ public final class CompactionPlanner {
 
     List<PartitionDecision> decisions = new ArrayList<>();
     List<Bin> planned = new ArrayList<>();
+    int withDeletionVectors = 0;
     for (Map.Entry<PartitionValues, List<DataFile>> entry : byPartition.entrySet()) {
       PartitionValues partition = entry.getKey();
       List<DataFile> files = entry.getValue();
@@ -77,9 +80,11 @@ public final class CompactionPlanner {
         decisions.add(new PartitionDecision(partition, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
         continue;
       }
+      List<DataFile> rewritable = files.stream().filter(f -> !f.hasDeletionVector()).toList();
+      withDeletionVectors += files.size() - rewritable.size();
       List<Bin> bins = options.layout() == Layout.Z_ORDER
-          ? zOrderGroups(partition, files, options.maxZOrderGroupBytes())
-          : binsOf(partition, files, gate);
+          ? zOrderGroups(partition, rewritable, options.maxZOrderGroupBytes())
+          : binsOf(partition, rewritable, gate);
       decisions.add(
           new PartitionDecision(
               partition,
@@ -102,7 +107,7 @@ public final class CompactionPlanner {
         deferred.add(bin);
       }
     }
-    return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions);
+    return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions, withDeletionVectors);
   }
 
   /** Whether every file of a partition was written Z-ordered by {@code columns}. */

@@ -41,8 +41,9 @@ public final class TableInspector {
           small++;
         }
         bytes += file.sizeBytes();
-        if (file.numRecords().isPresent()) {
-          totalRows += file.numRecords().getAsLong();
+        // Rows readers see: a deletion vector's rows are gone although the stats still count them.
+        if (file.liveRecords().isPresent()) {
+          totalRows += file.liveRecords().getAsLong();
         } else {
           withoutStats++;
         }

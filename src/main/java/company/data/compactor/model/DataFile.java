@@ -2,6 +2,7 @@ package company.data.compactor.model;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -18,6 +19,8 @@ import java.util.OptionalLong;
  * @param statsJson the file's Delta stats as logged (a JSON string), null when there are none
  * @param zOrderedBy the columns the compactor Z-ordered this file by (its {@value #ZORDER_TAG}
  *     tag), empty when it did not write it clustered
+ * @param deletionVector the file's deletion vector when the reader described it (present only
+ *     when {@code hasDeletionVector}); its file must outlive the data file's reference
  */
 public record DataFile(
     String path,
@@ -28,7 +31,8 @@ public record DataFile(
     long modificationTimeMillis,
     boolean hasDeletionVector,
     String statsJson,
-    List<String> zOrderedBy) {
+    List<String> zOrderedBy,
+    Optional<DeletionVector> deletionVector) {
 
   /** The {@code add.tags} key recording the Z-order columns of a file the compactor wrote. */
   public static final String ZORDER_TAG = "delta-compactor.zOrderBy";
@@ -39,14 +43,38 @@ public record DataFile(
     this(path, logPath, sizeBytes, partition, numRecords, modificationTimeMillis, hasDeletionVector, null, List.of());
   }
 
+  /** A file whose deletion vector, if any, is not described. */
+  public DataFile(String path, String logPath, long sizeBytes, PartitionValues partition,
+      OptionalLong numRecords, long modificationTimeMillis, boolean hasDeletionVector, String statsJson,
+      List<String> zOrderedBy) {
+    this(path, logPath, sizeBytes, partition, numRecords, modificationTimeMillis, hasDeletionVector, statsJson,
+        zOrderedBy, Optional.empty());
+  }
+
   public DataFile {
     zOrderedBy = List.copyOf(zOrderedBy);
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(logPath, "logPath");
     Objects.requireNonNull(partition, "partition");
     Objects.requireNonNull(numRecords, "numRecords");
+    Objects.requireNonNull(deletionVector, "deletionVector");
+    if (deletionVector.isPresent() && !hasDeletionVector) {
+      throw new IllegalArgumentException("a deletion vector on " + path + ", which has none");
+    }
     if (sizeBytes < 0) {
       throw new IllegalArgumentException("negative size for " + path);
     }
+  }
+
+  /**
+   * Rows readers see: the stats' {@code numRecords} less the deletion vector's cardinality (never
+   * below zero); empty without stats, or when the file has a deletion vector that is not described.
+   */
+  public OptionalLong liveRecords() {
+    if (numRecords.isEmpty() || (hasDeletionVector && deletionVector.isEmpty())) {
+      return OptionalLong.empty();
+    }
+    long deleted = deletionVector.map(DeletionVector::cardinality).orElse(0L);
+    return OptionalLong.of(Math.max(0, numRecords.getAsLong() - deleted));
   }
 }

@@ -33,6 +33,7 @@ import company.data.compactor.report.ZOrderSkippingReport;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.notify.FailureAlert;
 import company.data.compactor.notify.NotificationResult;
+import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumMode;
 import company.data.compactor.vacuum.VacuumResult;
 import java.lang.System.Logger.Level;
@@ -91,6 +92,8 @@ public final class MaintenancePipeline {
     }
     TableSnapshot snapshot = ports.tables().loadLatest(location);
     refuseIfInvalid(tableViolations(request, snapshot.schema()));
+    // A retention property the vacuum step would refuse stops the run before compaction writes.
+    Retention.effective(request.vacuumRetentionHours(), snapshot.properties());
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
     List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());

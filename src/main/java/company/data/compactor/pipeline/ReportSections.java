@@ -53,7 +53,8 @@ final class ReportSections {
         plan.partitions().stream()
             .map(d -> new PlanPartitionReport(
                 d.partition().label(), d.partition().values(), d.files(), d.smallFiles(), d.outcome().name().toLowerCase(Locale.ROOT), d.bins()))
-            .toList());
+            .toList(),
+        plan.filesWithDeletionVectors());
   }
 
   /** The compaction section when compaction was planned but nothing ran (gate, dry plan). */

@@ -15,6 +15,9 @@ import java.util.List;
  * @param binsDeferred bins left for later runs by {@code max_bytes_per_run}
  * @param bytesDeferred their input bytes
  * @param partitions the decision per partition
+ * @param filesWithDeletionVectors files left out of bins because they carry a deletion vector
+ *     (the rewrite cannot apply deletion vectors yet; purge them, e.g. Delta's {@code REORG TABLE
+ *     ... APPLY (PURGE)}, to compact them)
  */
 public record PlanReport(
     long readVersion,
@@ -26,7 +29,8 @@ public record PlanReport(
     long bytesToRewrite,
     int binsDeferred,
     long bytesDeferred,
-    List<PlanPartitionReport> partitions) {
+    List<PlanPartitionReport> partitions,
+    int filesWithDeletionVectors) {
 
   public PlanReport {
     partitions = List.copyOf(partitions);

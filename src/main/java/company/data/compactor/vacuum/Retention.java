@@ -1,17 +1,18 @@
 package company.data.compactor.vacuum;
 
+import company.data.compactor.error.Errors;
 import java.time.Duration;
-import java.util.Locale;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The effective file retention: the longest of the 168-hour floor, the request and the table's
- * {@code delta.deletedFileRetentionDuration}.
+ * {@code delta.deletedFileRetentionDuration}, read with Delta's interval grammar ({@link
+ * DeltaInterval}). Fails closed: a property that does not parse refuses vacuum, it never falls
+ * back to the floor.
  *
- * @param duration the retention applied
+ * @param duration the retention applied, at most {@link #LONGEST}
  * @param source where it came from: {@code floor}, {@code request} or {@code table_property}
  */
 public record Retention(Duration duration, String source) {
@@ -19,40 +20,55 @@ public record Retention(Duration duration, String source) {
   /** The floor nothing can lower. */
   public static final Duration FLOOR = Duration.ofHours(168);
 
-  private static final Pattern INTERVAL =
-      Pattern.compile("(?i)\\s*(?:interval\\s+)?(\\d+)\\s*(second|minute|hour|day|week)s?\\s*");
+  /**
+   * The longest retention: {@code Long.MAX_VALUE} microseconds (about 292,000 years), the most a
+   * Delta interval holds. Longer table values saturate here, meaning "keep everything".
+   */
+  public static final Duration LONGEST = Duration.of(Long.MAX_VALUE, ChronoUnit.MICROS);
 
-  /** Chooses the longest of the floor, {@code requestedHours} and the table property. */
+  /** The table property for the file retention. */
+  public static final String FILE_RETENTION_PROPERTY = "delta.deletedFileRetentionDuration";
+
+  /** The table property for the log retention (time travel), default 30 days. */
+  public static final String LOG_RETENTION_PROPERTY = "delta.logRetentionDuration";
+
+  /**
+   * Chooses the longest of the floor, {@code requestedHours} and the table property.
+   *
+   * @throws company.data.compactor.error.CompactorException REFUSED when the table property is set
+   *     but is not a Delta interval
+   */
   public static Retention effective(int requestedHours, Map<String, String> tableProperties) {
     Retention chosen = new Retention(FLOOR, "floor");
     Duration requested = Duration.ofHours(requestedHours);
     if (requested.compareTo(chosen.duration()) > 0) {
       chosen = new Retention(requested, "request");
     }
-    Optional<Duration> table = parse(tableProperties.get("delta.deletedFileRetentionDuration"));
-    if (table.isPresent() && table.get().compareTo(chosen.duration()) > 0) {
-      chosen = new Retention(table.get(), "table_property");
+    String value = tableProperties.get(FILE_RETENTION_PROPERTY);
+    if (value == null) {
+      return chosen;
     }
-    return chosen;
+    Duration table;
+    try {
+      table = DeltaInterval.parse(value);
+    } catch (DeltaInterval.NotAnInterval e) {
+      throw Errors.refused("vacuum", "the table property " + FILE_RETENTION_PROPERTY + " = '" + value
+          + "' is not a Delta interval (" + e.getMessage() + "). Nothing was deleted. Set it to an interval such as"
+          + " 'interval 14 days' (units: week, day, hour, minute, second, millisecond, microsecond), or unset it.");
+    }
+    return table.compareTo(chosen.duration()) > 0 ? new Retention(table, "table_property") : chosen;
   }
 
-  /** Parses Delta's interval strings, e.g. {@code interval 7 days}, {@code 168 hours}. */
-  public static Optional<Duration> parse(String interval) {
-    if (interval == null) {
+  /**
+   * The table's log retention ({@value #LOG_RETENTION_PROPERTY}, Delta's default 30 days when
+   * unset), or empty when the value is not a Delta interval; never throws.
+   */
+  static Optional<Duration> logRetention(Map<String, String> tableProperties) {
+    try {
+      return Optional.of(DeltaInterval.parse(tableProperties.getOrDefault(LOG_RETENTION_PROPERTY, "interval 30 days")));
+    } catch (DeltaInterval.NotAnInterval e) {
       return Optional.empty();
     }
-    Matcher m = INTERVAL.matcher(interval);
-    if (!m.matches()) {
-      return Optional.empty();
-    }
-    long n = Long.parseLong(m.group(1));
-    return Optional.of(switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "second" -> Duration.ofSeconds(n);
-      case "minute" -> Duration.ofMinutes(n);
-      case "hour" -> Duration.ofHours(n);
-      case "day" -> Duration.ofDays(n);
-      default -> Duration.ofDays(7 * n);
-    });
   }
 
   /** Hours, for the report. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.Tombstone;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.DeletionVector;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -95,20 +97,83 @@ class VacuumPlannerTest {
 
   @Test
   void hiddenPaths_areSkipped_exceptChangeDataDeltaIndexAndPartitionDirectories() {
-    assertThat(VacuumPlanner.isHidden("_delta_log/00000000000000000000.json")).isTrue();
-    assertThat(VacuumPlanner.isHidden("_tmp/part-0.parquet")).isTrue();
-    assertThat(VacuumPlanner.isHidden(".part-0.parquet.crc")).isTrue();
-    assertThat(VacuumPlanner.isHidden("p=1/_SUCCESS")).isTrue();
-    assertThat(VacuumPlanner.isHidden("_change_data/cdc-0.parquet")).isFalse();
-    assertThat(VacuumPlanner.isHidden("_delta_index/x")).isFalse();
-    assertThat(VacuumPlanner.isHidden("_year=2026/part-0.parquet")).isFalse();
-    assertThat(VacuumPlanner.isHidden("p=1/part-0.parquet")).isFalse();
+    List<String> none = List.of();
+    List<String> year = List.of("_year");
+    assertThat(VacuumPlanner.isHidden("_delta_log/00000000000000000000.json", year)).isTrue();
+    assertThat(VacuumPlanner.isHidden("_tmp/part-0.parquet", none)).isTrue();
+    assertThat(VacuumPlanner.isHidden(".part-0.parquet.crc", none)).isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/_SUCCESS", List.of("p"))).isTrue();
+    assertThat(VacuumPlanner.isHidden("_change_data/cdc-0.parquet", none)).isFalse();
+    assertThat(VacuumPlanner.isHidden("_delta_index/x", none)).isFalse();
+    assertThat(VacuumPlanner.isHidden("p=1/_change_data/x", List.of("p"))).as("only at the top").isTrue();
+    assertThat(VacuumPlanner.isHidden("_year=2026/part-0.parquet", year)).isFalse();
+    assertThat(VacuumPlanner.isHidden("_year=2026/part-0.parquet", none)).as("not a partition column").isTrue();
+    assertThat(VacuumPlanner.isHidden("_year=2026", year)).as("a file, not a directory").isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/part-0.parquet", none)).isFalse();
+    assertThat(VacuumPlanner.isHidden("_p%3Dq%25=1/x.parquet", List.of("_p=q%"))).isFalse();
+    assertThat(VacuumPlanner.unescapeHive("a%3Db%2F%zz%4")).isEqualTo("a=b/%zz%4");
 
-    VacuumPlan plan = PLANNER.plan(snapshot(Map.of()), history(Set.of()),
+    VacuumPlan plan = PLANNER.plan(partitionedBy("_year"), history(Set.of()),
         List.of(object("_delta_log/00000000000000000000.json", OLD), object("_tmp/x.parquet", OLD), object("_year=2026/x.parquet", OLD)),
         VacuumMode.FULL, 168);
     assertThat(candidates(plan)).containsExactly("_year=2026/x.parquet");
     assertThat(plan.keptHidden()).isEqualTo(2);
+  }
+
+  private static DataFile withDeletionVector(String relative, Optional<String> dvFile) {
+    return new DataFile(ROOT + "/" + relative, relative, 10, PartitionValues.none(), OptionalLong.of(3), OLD, true, null,
+        List.of(), Optional.of(new DeletionVector(dvFile, 1)));
+  }
+
+  @Test
+  void deletionVectorFilesOfActiveFiles_areLive_inBothModes_andOthersExpireWithTheirTombstones() {
+    TableSnapshot snapshot = new TableSnapshot(new TableLocation(ROOT), 9, new TableSchema(List.of(), List.of()), List.of(
+        withDeletionVector("a.parquet", Optional.of(ROOT + "/ab/deletion_vector_live.bin")),
+        withDeletionVector("b.parquet", Optional.empty()),
+        withDeletionVector("c.parquet", Optional.of("file:/elsewhere/deletion_vector_outside.bin"))), Map.of(), Set.of());
+    LogHistory history = history(Set.of(), removed("deletion_vector_expired.bin", OLD), removed("deletion_vector_recent.bin", RECENT));
+    List<StoredObject> objects = List.of(object("a.parquet", OLD), object("b.parquet", OLD), object("c.parquet", OLD),
+        object("ab/deletion_vector_live.bin", OLD), object("deletion_vector_expired.bin", OLD),
+        object("deletion_vector_recent.bin", OLD));
+
+    for (VacuumMode mode : VacuumMode.values()) {
+      VacuumPlan plan = PLANNER.plan(snapshot, history, objects, mode, 168);
+      assertThat(candidates(plan)).as(mode.name()).containsExactly("deletion_vector_expired.bin");
+      assertThat(plan.keptUnexpiredTombstones()).as(mode.name()).isEqualTo(1);
+    }
+    assertThat(VacuumPlanner.liveFiles(snapshot)).containsExactlyInAnyOrder(ROOT + "/a.parquet", ROOT + "/b.parquet",
+        ROOT + "/c.parquet", ROOT + "/ab/deletion_vector_live.bin", "file:/elsewhere/deletion_vector_outside.bin");
+  }
+
+  private static TableSnapshot partitionedBy(String... columns) {
+    return new TableSnapshot(new TableLocation(ROOT), 9, new TableSchema(List.of(), List.of(columns)), List.of(),
+        Map.of(), Set.of());
+  }
+
+  @Test
+  void full_neverDeletesHiddenPathsThatLookLikePartitions_onlyRealPartitionColumnsAtTheirDepth() {
+    VacuumPlan plan = PLANNER.plan(partitionedBy("p"), history(Set.of()),
+        List.of(object("_x=1/a.parquet", OLD), object(".foo=bar/a.parquet", OLD), object("_delta_log=1/a.parquet", OLD),
+            object("p=1/_y=2/a.parquet", OLD), object("p=1/.tmp/a.parquet", OLD), object("p=1/_SUCCESS", OLD),
+            object("_delta_log/00000000000000000000.json", OLD),
+            object("p=1/orphan.parquet", OLD), object("_change_data/p=1/cdc-old.parquet", OLD)),
+        VacuumMode.FULL, 168);
+
+    assertThat(candidates(plan)).containsExactlyInAnyOrder("p=1/orphan.parquet", "_change_data/p=1/cdc-old.parquet");
+    assertThat(plan.keptHidden()).isEqualTo(7);
+  }
+
+  @Test
+  void hiddenPartitionColumns_areVacuumed_atTheirDepth_comparingUnescapedNames() {
+    VacuumPlan plan = PLANNER.plan(partitionedBy("_x", ".y", "_p=q"), history(Set.of()),
+        List.of(object("_x=1/.y=2/_p%3Dq=3/a.parquet", OLD), object("_X=1/.y=2/_p%3Dq=3/a.parquet", OLD),
+            object(".y=2/a.parquet", OLD), object("_x=1/_x=1/a.parquet", OLD), object("_x=1/.y=2/_p=q=3/a.parquet", OLD),
+            object("_x=1/.y=2/_p%3Dq=3/_x=1/a.parquet", OLD), object("_change_data/_x=1/.y=2/_p%3Dq=3/cdc.parquet", OLD)),
+        VacuumMode.FULL, 168);
+
+    assertThat(candidates(plan)).containsExactlyInAnyOrder(
+        "_x=1/.y=2/_p%3Dq=3/a.parquet", "_change_data/_x=1/.y=2/_p%3Dq=3/cdc.parquet");
+    assertThat(plan.keptHidden()).isEqualTo(5);
   }
 
   @Test
@@ -141,5 +206,28 @@ class VacuumPlannerTest {
         .contains("file retention 168 h is shorter than delta.logRetentionDuration (720 h)");
     assertThat(PLANNER.plan(snapshot(Map.of("delta.logRetentionDuration", "interval 7 days")), history(Set.of()), List.of(), VacuumMode.LITE, 168)
         .warnings()).isEmpty();
+  }
+
+  @Test
+  void aLogRetentionThatDoesNotParse_isAWarning_notARefusal_andHugeOnesDoNotThrow() {
+    assertThat(PLANNER.plan(snapshot(Map.of("delta.logRetentionDuration", "interval 1 month")), history(Set.of()), List.of(),
+        VacuumMode.LITE, 168).warnings()).containsExactly("table property delta.logRetentionDuration = 'interval 1 month'"
+            + " is not a Delta interval: vacuum ignores it, but Delta writers may refuse the table or clean its log on"
+            + " their default of 30 days");
+    assertThat(PLANNER.plan(snapshot(Map.of("delta.logRetentionDuration", "interval 99999999999999999999 days")),
+        history(Set.of()), List.of(), VacuumMode.LITE, 168).warnings()).singleElement().asString()
+        .startsWith("file retention 168 h is shorter than delta.logRetentionDuration (2562047788 h)");
+  }
+
+  @Test
+  void aHugeFileRetention_keepsEverything_withoutAnException() {
+    VacuumPlan plan = PLANNER.plan(
+        snapshot(Map.of("delta.deletedFileRetentionDuration", "interval 99999999999999999999 days")),
+        history(Set.of(), removed("ten-days.parquet", OLD)),
+        List.of(object("ten-days.parquet", OLD), object("untracked.parquet", OLD)), VacuumMode.FULL, 168);
+
+    assertThat(plan.candidates()).isEmpty();
+    assertThat(plan.retention()).isEqualTo(new Retention(Retention.LONGEST, "table_property"));
+    assertThat(plan.keptUnexpiredTombstones()).isEqualTo(1);
   }
 }

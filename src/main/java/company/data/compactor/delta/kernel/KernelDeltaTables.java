@@ -3,6 +3,7 @@ package company.data.compactor.delta.kernel;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.DeletionVector;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
@@ -28,6 +29,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import io.delta.kernel.internal.util.VectorUtils;
 
@@ -67,7 +69,7 @@ public final class KernelDeltaTables implements DeltaTables {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
-            files.add(toDataFile(rows.next(), schema.partitionColumns()));
+            files.add(toDataFile(location, rows.next(), schema.partitionColumns()));
           }
         }
       }
@@ -121,13 +123,16 @@ public final class KernelDeltaTables implements DeltaTables {
         .collect(java.util.stream.Collectors.toSet());
   }
 
-  private static DataFile toDataFile(Row scanFile, List<String> partitionColumns) {
+  private static DataFile toDataFile(TableLocation location, Row scanFile, List<String> partitionColumns) {
     FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
     PartitionValues partition =
         PartitionValues.of(partitionColumns, InternalScanFileUtils.getPartitionValues(scanFile));
     Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
     int dvIndex = add.getSchema().indexOf("deletionVector");
     int statsIndex = add.getSchema().indexOf("stats");
+    Optional<DeletionVector> deletionVector = dvIndex >= 0 && !add.isNullAt(dvIndex)
+        ? Optional.of(KernelDeletionVectors.of(location, add.getStruct(dvIndex), InternalScanFileUtils.getFilePath(scanFile)))
+        : Optional.empty();
     return new DataFile(
         status.getPath(),
         InternalScanFileUtils.getFilePath(scanFile),
@@ -135,9 +140,10 @@ public final class KernelDeltaTables implements DeltaTables {
         partition,
         numRecords(scanFile),
         status.getModificationTime(),
-        dvIndex >= 0 && !add.isNullAt(dvIndex),
+        deletionVector.isPresent(),
         statsIndex >= 0 && !add.isNullAt(statsIndex) ? add.getString(statsIndex) : null,
-        zOrderedBy(add));
+        zOrderedBy(add),
+        deletionVector);
   }
 
   /** The columns in the file's {@link DataFile#ZORDER_TAG} tag, empty without one. */

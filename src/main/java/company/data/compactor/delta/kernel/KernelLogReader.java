@@ -47,14 +47,24 @@ public final class KernelLogReader implements LogReader {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern COMMIT = Pattern.compile("(\\d{20})\\.json");
   private static final Pattern CHECKPOINT = Pattern.compile("(\\d{20})\\.checkpoint(\\.\\d{10}\\.\\d{10})?\\.parquet");
+  private static final StructType DELETION_VECTOR_SCHEMA = new StructType()
+      .add("storageType", StringType.STRING)
+      .add("pathOrInlineDv", StringType.STRING)
+      .add("cardinality", LongType.LONG);
   private static final StructType REMOVE_SCHEMA =
       new StructType().add("remove", new StructType()
           .add("path", StringType.STRING)
-          .add("deletionTimestamp", LongType.LONG));
+          .add("deletionTimestamp", LongType.LONG)
+          .add("deletionVector", DELETION_VECTOR_SCHEMA));
 
   private static final Set<String> COMMIT_INFO_FIELDS = Set.of("inCommitTimestamp", "timestamp");
-  private static final Set<String> REMOVE_FIELDS = Set.of("path", "deletionTimestamp");
-  private static final Set<String> ADD_FIELDS = Set.of("path");
+  private static final Set<String> REMOVE_FIELDS = Set.of("path", "deletionTimestamp", "deletionVector");
+  private static final Set<String> ADD_FIELDS = Set.of("path", "deletionVector");
+  private static final Set<String> CDC_FIELDS = Set.of("path");
+  private static final Set<String> DELETION_VECTOR_FIELDS = Set.of("storageType", "pathOrInlineDv", "cardinality");
+
+  /** Removal time of a change-data file whose version is still the latest: it never expired. */
+  private static final long NEVER = Long.MAX_VALUE;
 
   private final Storage storage;
   private final Engine engine;
@@ -93,18 +103,23 @@ public final class KernelLogReader implements LogReader {
         }
       }
       long oldestVersion = commits.keySet().iterator().next();
-      long oldestMillis = Long.MAX_VALUE;
       long latest = Math.max(checkpointVersion, ((java.util.TreeMap<Long, StoredObject>) commits).lastKey());
+      Map<Long, Long> commitMillis = new HashMap<>();
+      Map<String, Long> changeData = new HashMap<>();
+      Set<String> deletionVectorFiles = new HashSet<>();
       for (Map.Entry<Long, StoredObject> entry : commits.entrySet()) {
-        long millis = readCommit(location, entry.getKey(), entry.getValue(), latestRemoval, latestAdd);
-        if (entry.getKey() == oldestVersion) {
-          oldestMillis = millis;
-        }
+        commitMillis.put(entry.getKey(), readCommit(location, entry.getKey(), entry.getValue(),
+            new CommitSink(latestRemoval, latestAdd, changeData, deletionVectorFiles)));
       }
+      long oldestMillis = commitMillis.get(oldestVersion);
+      // A change-data file describes its version's changes; it stops being needed when the next
+      // version is committed, so it "expires" with that commit's time (never, for the latest).
+      changeData.forEach((path, version) -> latestRemoval.merge(path,
+          new Tombstone(path, commitMillis.getOrDefault(version + 1, NEVER), version), KernelLogReader::later));
       Set<String> readded = new HashSet<>();
       latestAdd.forEach((path, version) -> {
         Tombstone removal = latestRemoval.get(path);
-        if (removal != null && version > removal.version()) {
+        if (removal != null ? version > removal.version() : deletionVectorFiles.contains(path)) {
           readded.add(path);
         }
       });
@@ -117,14 +132,21 @@ public final class KernelLogReader implements LogReader {
     }
   }
 
+  /** Where one commit's findings go. */
+  private record CommitSink(
+      Map<String, Tombstone> removals,
+      Map<String, Long> adds,
+      Map<String, Long> changeData,
+      Set<String> deletionVectorFiles) {}
+
   /**
    * Parses one commit; returns its timestamp. Streams each action up to the fields it needs
-   * (paths, deletion and commit timestamps): an add's stats and everything else are skipped
-   * unparsed, which keeps a log of 100,000 adds cheap in time and garbage.
+   * (paths, deletion-vector descriptors, deletion and commit timestamps): an add's stats and
+   * everything else are skipped unparsed, which keeps a log of 100,000 adds cheap in time and
+   * garbage. A removed file's deletion-vector file is tombstoned with it, an added file's counts as
+   * added, and a {@code cdc} action's change-data file is recorded with its version.
    */
-  private long readCommit(
-      TableLocation location, long version, StoredObject file, Map<String, Tombstone> removals, Map<String, Long> adds)
-      throws IOException {
+  private long readCommit(TableLocation location, long version, StoredObject file, CommitSink sink) throws IOException {
     long commitMillis = file.modificationTimeMillis();
     Map<String, Long> removed = new HashMap<>();
     try (BufferedReader reader = new BufferedReader(
@@ -155,12 +177,28 @@ public final class KernelLogReader implements LogReader {
                 Map<String, Object> remove = fields(parser, REMOVE_FIELDS);
                 if (remove.get("path") instanceof String path) {
                   long deleted = remove.get("deletionTimestamp") instanceof Long millis ? millis : 0;
-                  removed.merge(resolve(location, path), deleted, Math::max);
+                  String resolved = resolve(location, path);
+                  removed.merge(resolved, deleted, Math::max);
+                  deletionVectorFile(location, remove, resolved).ifPresent(dv -> {
+                    removed.merge(dv, deleted, Math::max);
+                    sink.deletionVectorFiles().add(dv);
+                  });
                 }
               }
               case "add" -> {
-                if (fields(parser, ADD_FIELDS).get("path") instanceof String path) {
-                  adds.merge(resolve(location, path), version, Math::max);
+                Map<String, Object> add = fields(parser, ADD_FIELDS);
+                if (add.get("path") instanceof String path) {
+                  String resolved = resolve(location, path);
+                  sink.adds().merge(resolved, version, Math::max);
+                  deletionVectorFile(location, add, resolved).ifPresent(dv -> {
+                    sink.adds().merge(dv, version, Math::max);
+                    sink.deletionVectorFiles().add(dv);
+                  });
+                }
+              }
+              case "cdc" -> {
+                if (fields(parser, CDC_FIELDS).get("path") instanceof String path) {
+                  sink.changeData().merge(resolve(location, path), version, Math::max);
                 }
               }
               default -> parser.skipChildren();
@@ -170,10 +208,23 @@ public final class KernelLogReader implements LogReader {
       }
     }
     for (Map.Entry<String, Long> remove : removed.entrySet()) {
-      removals.merge(remove.getKey(), new Tombstone(remove.getKey(), Math.max(remove.getValue(), commitMillis), version),
-          KernelLogReader::later);
+      sink.removals().merge(remove.getKey(),
+          new Tombstone(remove.getKey(), Math.max(remove.getValue(), commitMillis), version), KernelLogReader::later);
     }
     return commitMillis;
+  }
+
+  /** The file of an action's {@code deletionVector}, when it has one stored in a file. */
+  private static Optional<String> deletionVectorFile(TableLocation location, Map<String, Object> action, String owner) {
+    if (!(action.get("deletionVector") instanceof Map<?, ?> descriptor)) {
+      return Optional.empty();
+    }
+    if (!(descriptor.get("storageType") instanceof String type) || !(descriptor.get("pathOrInlineDv") instanceof String path)
+        || !(descriptor.get("cardinality") instanceof Long cardinality)) {
+      throw Errors.operationFailed("reading the deletion vector descriptor of " + owner + " in " + location,
+          new IllegalArgumentException("storageType, pathOrInlineDv and cardinality are required"));
+    }
+    return KernelDeletionVectors.of(location, type, path, cardinality, owner).file();
   }
 
   /**
@@ -189,6 +240,8 @@ public final class KernelLogReader implements LogReader {
         found.put(name, parser.getText());
       } else if (wanted.contains(name) && value == JsonToken.VALUE_NUMBER_INT) {
         found.put(name, parser.getLongValue());
+      } else if (wanted.contains(name) && value == JsonToken.START_OBJECT && name.equals("deletionVector")) {
+        found.put(name, fields(parser, DELETION_VECTOR_FIELDS));
       } else {
         parser.skipChildren();
       }
@@ -208,11 +261,20 @@ public final class KernelLogReader implements LogReader {
         ColumnVector remove = batch.getColumnVector(0);
         ColumnVector paths = remove.getChild(0);
         ColumnVector timestamps = remove.getChild(1);
+        ColumnVector dv = remove.getChild(2);
         for (int row = 0; row < batch.getSize(); row++) {
           if (!remove.isNullAt(row) && !paths.isNullAt(row)) {
             long ts = timestamps.isNullAt(row) ? 0 : timestamps.getLong(row);
             String path = resolve(location, paths.getString(row));
             found.add(new Tombstone(path, ts, -1));
+            if (!dv.isNullAt(row)) {
+              if (dv.getChild(0).isNullAt(row) || dv.getChild(1).isNullAt(row) || dv.getChild(2).isNullAt(row)) {
+                throw Errors.operationFailed("reading the deletion vector descriptor of " + path + " in " + location,
+                    new IllegalArgumentException("storageType, pathOrInlineDv and cardinality are required"));
+              }
+              KernelDeletionVectors.of(location, dv.getChild(0).getString(row), dv.getChild(1).getString(row),
+                  dv.getChild(2).getLong(row), path).file().ifPresent(file -> found.add(new Tombstone(file, ts, -1)));
+            }
           }
         }
       }
