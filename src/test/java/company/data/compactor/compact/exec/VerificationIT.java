@@ -96,7 +96,7 @@ class VerificationIT {
     List<DataFile> mixed = new java.util.ArrayList<>(target.files());
     mixed.add(other.files().get(0));
     Bin moving = new Bin(target.partition(), mixed, target.inputBytes() + other.files().get(0).sizeBytes());
-    CompactionPlan broken = new CompactionPlan(plan.readVersion(), plan.options(), true, List.of(moving), List.of(), plan.partitions());
+    CompactionPlan broken = new CompactionPlan(plan.readVersion(), plan.options(), true, List.of(moving), List.of(), plan.partitions(), 0);
 
     CompactionResult result = executor(DuckDbRewriter::new).execute(broken, before);
 
