@@ -22,8 +22,11 @@ import java.util.Map;
  * never from the writer's select list, on a DuckDB database of its own.
  *
  * <p>A file's columns are resolved to the schema as Delta readers on Spark do: by name,
- * case-insensitively; a file in which two columns match one schema column is {@link Refused}; a
- * schema column a file lacks reads as NULL. Each side of a rewrite is measured into a {@link
+ * case-insensitively; a file in which two columns match one schema column is {@link Refused}, and
+ * so is a file storing a column in a form that cannot be read as its Delta type without loss or
+ * ambiguity (strings as unannotated binary, decimals of another scale or a larger precision,
+ * nanosecond timestamps), because a cast on both sides would hide the loss; a schema column a file
+ * lacks reads as NULL. Each side of a rewrite is measured into a {@link
  * Fingerprint}: rows, the non-null count of every data column, and the sum of row hashes over every
  * data column (cast to its Delta type) and every partition value, the latter taken from the add
  * action of each file (inputs) or of the new file (outputs). Equal fingerprints mean the same rows
@@ -181,12 +184,12 @@ final class RewriteVerifier implements AutoCloseable {
    */
   private Map<Path, List<String>> spellings(List<Path> files) throws SQLException, Refused {
     Map<String, List<String[]>> schemas = new LinkedHashMap<>();
-    String sql = "SELECT file_name, name, coalesce(num_children, 0) FROM parquet_schema(" + Sql.pathList(files)
-        + ") ORDER BY file_name, column_id";
+    String sql = "SELECT file_name, name, coalesce(num_children, 0), coalesce(duckdb_type, '') FROM parquet_schema("
+        + Sql.pathList(files) + ") ORDER BY file_name, column_id";
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
         schemas.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-            .add(new String[] {rs.getString(2), Long.toString(rs.getLong(3))});
+            .add(new String[] {rs.getString(2), Long.toString(rs.getLong(3)), rs.getString(4)});
       }
     }
     Map<Path, List<String>> spellings = new LinkedHashMap<>();
@@ -200,16 +203,19 @@ final class RewriteVerifier implements AutoCloseable {
     return spellings;
   }
 
-  /** The top-level field names of a flattened Parquet schema (root first, depth-first). */
-  static List<String> topLevel(List<String[]> elements) {
-    List<String> names = new ArrayList<>();
+  /**
+   * The top-level fields of a flattened Parquet schema (root first, depth-first): name to the
+   * DuckDB type it reads as, in file order.
+   */
+  static Map<String, String> topLevel(List<String[]> elements) {
+    Map<String, String> fields = new LinkedHashMap<>();
     int children = Integer.parseInt(elements.get(0)[1]);
     int at = 1;
     for (int i = 0; i < children && at < elements.size(); i++) {
-      names.add(elements.get(at)[0]);
+      fields.put(elements.get(at)[0], elements.get(at)[2]);
       at = skip(elements, at);
     }
-    return names;
+    return fields;
   }
 
   /** The index after the subtree starting at {@code at}. */
@@ -222,18 +228,54 @@ final class RewriteVerifier implements AutoCloseable {
     return next;
   }
 
-  private List<String> resolve(Path file, List<String> names) throws Refused {
+  private List<String> resolve(Path file, Map<String, String> fields) throws Refused {
     List<String> spelling = new ArrayList<>();
     for (Column column : dataColumns) {
-      List<String> matches = names.stream().filter(n -> n.equalsIgnoreCase(column.name())).toList();
+      List<String> matches = fields.keySet().stream().filter(n -> n.equalsIgnoreCase(column.name())).toList();
       if (matches.size() > 1) {
         throw new Refused("file " + file.getFileName() + " is ambiguous: " + matches.size() + " columns match "
             + column.name() + " (" + String.join(", ", matches) + "); Delta readers resolve names"
             + " case-insensitively, so which one they read is undefined");
       }
+      if (!matches.isEmpty()) {
+        String lossy = lossyRead(column, fields.get(matches.get(0)));
+        if (lossy != null) {
+          throw new Refused("file " + file.getFileName() + " stores column " + column.name() + " (" + column.type()
+              + ") as " + fields.get(matches.get(0)) + ": " + lossy);
+        }
+      }
       spelling.add(matches.isEmpty() ? null : matches.get(0));
     }
     return spelling;
+  }
+
+  private static final java.util.regex.Pattern DECIMAL =
+      java.util.regex.Pattern.compile("(?i)decimal\\((\\d+),\\s*(\\d+)\\)");
+
+  /**
+   * Why a file's column, read as {@code fileType} (DuckDB's name), cannot become its Delta type
+   * without loss or ambiguity; null when it can.
+   */
+  static String lossyRead(Column column, String fileType) {
+    String type = column.type();
+    if (type.equals("string") && fileType.equals("BLOB")) {
+      return "binary without a UTF8 annotation (a legacy writer); rewriting it as text could change"
+          + " its bytes, and readers disagree on how to decode it";
+    }
+    if ((type.equals("timestamp") || type.equals("timestamp_ntz")) && fileType.endsWith("_NS")) {
+      return "nanoseconds; Delta keeps microseconds, so a rewrite would round the values";
+    }
+    java.util.regex.Matcher want = DECIMAL.matcher(type);
+    java.util.regex.Matcher have = DECIMAL.matcher(fileType);
+    if (want.matches() && have.matches()) {
+      int precision = Integer.parseInt(want.group(1));
+      int scale = Integer.parseInt(want.group(2));
+      if (Integer.parseInt(have.group(2)) != scale || Integer.parseInt(have.group(1)) > precision) {
+        return "a decimal of another scale or a larger precision; rewriting it as " + type
+            + " would round or overflow values (Delta readers refuse such files)";
+      }
+    }
+    return null;
   }
 
   @Override

@@ -18,7 +18,9 @@ import java.util.List;
  *       maximum gets U+10FFFF appended so it stays above every value with that prefix;
  *   <li>timestamps have millisecond precision: minima are floored, maxima ceiled;
  *   <li>a column holding NaN or infinities gets no bounds (JSON cannot say them, and NaN has no
- *       order).
+ *       order);
+ *   <li>a date or timestamp column with a value outside the years 1 to 9999 gets no bounds: the
+ *       {@code yyyy-MM-dd} form cannot say it, and a wrong bound would make readers skip rows.
  * </ul>
  */
 final class StatsJson {
@@ -48,7 +50,7 @@ final class StatsJson {
       List<String> path = stats.leaf().path();
       String name = path.get(path.size() - 1);
       String type = stats.leaf().column().type();
-      if (stats.min() != null && stats.max() != null) {
+      if (stats.min() != null && stats.max() != null && sayable(type, stats.min()) && sayable(type, stats.max())) {
         put(parent(min, path), name, type, stats.min(), false);
         put(parent(max, path), name, type, stats.max(), true);
       }
@@ -62,6 +64,21 @@ final class StatsJson {
       throw new IllegalStateException("stats could not be serialised", e);
     }
   }
+
+  /** Whether a bound can be written exactly: dates and timestamps only within the years 1 to 9999. */
+  static boolean sayable(String type, Object value) {
+    return switch (type) {
+      case "date" -> ((String) value).matches("\\d{4}-\\d{2}-\\d{2}") && !((String) value).startsWith("0000");
+      case "timestamp", "timestamp_ntz" -> {
+        long micros = (Long) value;
+        yield micros >= FIRST_YEAR_MICROS && micros <= LAST_YEAR_MICROS;
+      }
+      default -> true;
+    };
+  }
+
+  private static final long FIRST_YEAR_MICROS = Instant.parse("0001-01-01T00:00:00Z").getEpochSecond() * 1_000_000L;
+  private static final long LAST_YEAR_MICROS = Instant.parse("9999-12-31T23:59:59Z").getEpochSecond() * 1_000_000L;
 
   /** The object the leaf's value goes in: {@code root} for a top-level column, else its struct's. */
   private static ObjectNode parent(ObjectNode root, List<String> path) {

@@ -154,6 +154,42 @@ class RewriteSafetyIT {
     assertThat(listing(location.localPath())).isEqualTo(filesBefore);
   }
 
+  /**
+   * Files whose column a cast would silently change: both sides of verification would go through
+   * the same cast, so the rewrite is refused instead.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "string|encode('héllo')|BLOB: binary without a UTF8 annotation",
+      "decimal(10,2)|CAST(1.2345 AS DECIMAL(10,4))|DECIMAL(10,4): a decimal of another scale",
+      "timestamp|CAST(TIMESTAMP '2026-01-01 00:00:00.123456789' AS TIMESTAMP_NS)|TIMESTAMP_NS: nanoseconds"})
+  void aColumnStoredInAFormACastWouldChange_isRefused_andNothingIsWritten(String type, String value, String reason)
+      throws Exception {
+    TableLocation location = TableLocation.parse("lossy", dir);
+    io.delta.kernel.types.DataType deltaType = switch (type) {
+      case "string" -> StringType.STRING;
+      case "timestamp" -> io.delta.kernel.types.TimestampType.TIMESTAMP;
+      default -> new io.delta.kernel.types.DecimalType(10, 2);
+    };
+    StructType schema = new StructType().add("id", LongType.LONG).add("v", deltaType).add("p", StringType.STRING);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    typed.append(location, "p", "a", "SELECT range AS id, " + value + " AS v FROM range(0, 3)", "in-0");
+    typed.append(location, "p", "a", "SELECT range AS id, " + value + " AS v FROM range(3, 6)", "in-1");
+    TableSnapshot before = tables.loadLatest(location);
+    List<String> filesBefore = listing(location.localPath());
+
+    CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
+
+    assertThat(result.partitions()).singleElement().satisfies(p -> {
+      assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
+      assertThat(p.detail()).startsWith("file in-0.parquet stores column v (" + type + ") as " + reason)
+          .endsWith("nothing was committed");
+    });
+    assertThat(tables.loadLatest(location).version()).isEqualTo(before.version());
+    assertThat(listing(location.localPath())).isEqualTo(filesBefore);
+  }
+
   @Test
   void nestedColumns_getStatsShapedAsTheProtocolSays() throws Exception {
     TableLocation location = TableLocation.parse("nested", dir);

@@ -62,4 +62,18 @@ class StatsJsonTest {
 
     assertThat(json).isEqualTo("{\"numRecords\":2,\"minValues\":{},\"maxValues\":{},\"nullCount\":{\"d\":1}}");
   }
+
+  @Test
+  void datesAndTimestampsOutsideYearsOneTo9999_getNoBounds_soNoRowIsSkippedWrongly() {
+    long yearMinus249 = java.time.LocalDateTime.of(-249, 10, 15, 19, 33).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
+    long year1 = java.time.LocalDateTime.of(1, 1, 1, 0, 0).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
+    String json = StatsJson.format(3, List.of(
+        stats("d", "date", "0222-09-04 (BC)", "2020-01-01", 0),
+        stats("ts", "timestamp", yearMinus249, 0L, 0),
+        stats("ok", "timestamp", year1, 0L, 0),
+        stats("far", "date", "0001-01-01", "10000-01-01", 0)));
+
+    assertThat(json).isEqualTo("{\"numRecords\":3,\"minValues\":{\"ok\":\"0001-01-01T00:00:00.000Z\"},"
+        + "\"maxValues\":{\"ok\":\"1970-01-01T00:00:00.000Z\"},\"nullCount\":{\"d\":0,\"ts\":0,\"ok\":0,\"far\":0}}");
+  }
 }
