@@ -33,7 +33,10 @@ public record PartitionResult(
   public enum Status {
     /** The rewrite is in the log. */
     COMMITTED,
-    /** A concurrent commit removed an input or changed the table; new files were deleted. */
+    /**
+     * A concurrent commit removed an input or changed the table, or other writers won every commit
+     * attempt; the new files were deleted.
+     */
     CONFLICTED,
     /** Inputs and outputs differed in rows or checksum; nothing was uploaded or committed. */
     VERIFICATION_FAILED

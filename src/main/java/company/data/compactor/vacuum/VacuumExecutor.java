@@ -136,6 +136,7 @@ public final class VacuumExecutor {
       return committed.version();
     }
     throw Errors.operationFailed("recording " + operation + " on " + snapshot.location(),
-        new IllegalStateException(((CommitOutcome.Conflicted) outcome).reason()));
+        new IllegalStateException(outcome instanceof CommitOutcome.Conflicted c ? c.reason()
+            : ((CommitOutcome.Outpaced) outcome).reason()));
   }
 }

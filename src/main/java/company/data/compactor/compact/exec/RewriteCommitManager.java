@@ -8,10 +8,13 @@ import company.data.compactor.delta.RewriteCommit;
 import company.data.compactor.delta.RewriteCommitter;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.RetryPolicy;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Storage;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.List;
 import java.util.Map;
 
@@ -22,6 +25,11 @@ import java.util.Map;
  * was attempted ({@link #discard}), or after the committer proved the commit absent ({@link
  * CommitOutcome.Conflicted}). When the outcome cannot be proven the committer throws and every
  * file stays (an untracked file vacuum removes later, if the commit did not land).
+ *
+ * <p>A commit {@link CommitOutcome.Outpaced outpaced} by other writers (they kept taking the next
+ * version while it rebased; no semantic conflict) is tried again from the same read version after
+ * a jittered backoff, at most {@link #CONTENTION}'s attempts; then the partition ends {@code
+ * conflicted} and the run goes on with the others.
  */
 final class RewriteCommitManager {
 
@@ -52,12 +60,22 @@ final class RewriteCommitManager {
     }
   }
 
+  /** Commit attempts of a partition under contention: 5, backoff up to 0.5 s, 1 s, 2 s, 4 s. */
+  static final RetryPolicy CONTENTION =
+      new RetryPolicy(5, Duration.ofMillis(500), Duration.ofSeconds(8), Duration.ofMinutes(5), Duration.ofMinutes(10));
+
   private final Storage storage;
   private final RewriteCommitter committer;
+  private final RetryPolicy contention;
 
   RewriteCommitManager(Storage storage, RewriteCommitter committer) {
+    this(storage, committer, CONTENTION);
+  }
+
+  RewriteCommitManager(Storage storage, RewriteCommitter committer, RetryPolicy contention) {
     this.storage = storage;
     this.committer = committer;
+    this.contention = contention;
   }
 
   /**
@@ -86,6 +104,23 @@ final class RewriteCommitManager {
             "numOutputRows", String.valueOf(rewrite.rows()),
             "partition", rewrite.partition().label()));
     CommitOutcome outcome = committer.commitRewrite(commit);
+    for (int attempt = 1; outcome instanceof CommitOutcome.Outpaced outpaced; attempt++) {
+      if (!contention.allowsAnotherAfter(attempt)) {
+        LOG.log(Level.WARNING, "compaction outpaced: table={0} partition={1} attempts={2}: {3}",
+            snapshot.location(), rewrite.partition().label(), attempt, outpaced.reason());
+        discard(snapshot, rewrite.added());
+        return PartitionResult.notCommitted(
+            rewrite.partition(),
+            PartitionResult.Status.CONFLICTED,
+            "other writers committed first on every one of " + attempt + " attempts (" + outpaced.reason()
+                + "); the new files were deleted, the table is as the other writers left it; the next run tries again");
+      }
+      Duration wait = contention.backoff(attempt, ThreadLocalRandom.current()::nextDouble);
+      LOG.log(Level.INFO, "commit outpaced by other writers: table={0} partition={1} attempt={2}, retrying in {3} ms",
+          snapshot.location(), rewrite.partition().label(), attempt, wait.toMillis());
+      pause(wait);
+      outcome = committer.commitRewrite(commit);
+    }
     if (outcome instanceof CommitOutcome.Conflicted conflicted) {
       LOG.log(Level.WARNING, "compaction conflict: table={0} partition={1}: {2}",
           snapshot.location(), rewrite.partition().label(), conflicted.reason());
@@ -108,6 +143,15 @@ final class RewriteCommitManager {
         rewrite.rows(),
         null,
         committed.hookFailures());
+  }
+
+  private static void pause(Duration wait) {
+    try {
+      Thread.sleep(wait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting to retry a commit", e);
+    }
   }
 
   /**

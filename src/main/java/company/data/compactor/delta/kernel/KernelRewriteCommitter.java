@@ -172,8 +172,12 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
               + " does not hold it yet; the new files were kept. " + howToCheck(commit, committer),
           failure);
     }
-    if (conflict || committer.lastAttemptFoundForeignCommit()) {
+    if (conflict) {
       return new CommitOutcome.Conflicted(failure.getMessage());
+    }
+    if (committer.lastAttemptFoundForeignCommit()) {
+      // Rebases ran out while other writers kept committing first: a lost race, not a conflict.
+      return new CommitOutcome.Outpaced(failure.getMessage());
     }
     throw Errors.commitFailed(
         "The " + commit.operation() + " commit of " + commit.location() + " was not written: every attempt to write "
