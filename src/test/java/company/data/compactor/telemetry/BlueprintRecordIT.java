@@ -82,7 +82,9 @@ class BlueprintRecordIT {
     String work = dynamoWork.toString();
     Result seeded = CliRunner.run(env, "run", "--work-dir", work);
     assertThat(seeded.code()).as(seeded.err()).isZero();
-    JsonNode again = report(CliRunner.run(env, "run", "--work-dir", work, "--demo-mode", "false", "--json"));
+    // Inputs other than the defaults, and a threshold that leaves no file small: nothing to rewrite.
+    JsonNode again = report(CliRunner.run(env, "run", "--work-dir", work, "--demo-mode", "false",
+        "--small-file-threshold-mb", "0.001", "--compaction-ratio-threshold-pct", "55.5", "--json"));
     JsonNode vacuum = report(CliRunner.run(env, "vacuum", "--work-dir", work, "--table-uri", "demo_delta_table", "--json"));
 
     Map<String, JsonNode> byExecution = items(table).stream()
@@ -95,6 +97,10 @@ class BlueprintRecordIT {
     assertThat(nothingRewritten.get("read_latency_pre_ms").isNumber()).isTrue();
     assertThat(nothingRewritten.get("files_after").intValue()).isEqualTo(3);
     assertThat(nothingRewritten.get("files_reduced").intValue()).isZero();
+    assertThat(nothingRewritten.get("total_files_before").intValue()).isEqualTo(3);
+    assertThat(nothingRewritten.get("small_files_before").intValue()).isZero();
+    assertThat(nothingRewritten.get("small_file_threshold_mb").doubleValue()).isEqualTo(0.001);
+    assertThat(nothingRewritten.get("compaction_ratio_threshold_pct").doubleValue()).isEqualTo(55.5);
 
     // The vacuum command neither probes nor compacts: its report has no such sections.
     assertThat(vacuum.has("compacted")).isFalse();
