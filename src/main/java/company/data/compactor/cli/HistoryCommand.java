@@ -8,6 +8,7 @@ import company.data.compactor.config.TableUris;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.telemetry.BlueprintRecord;
 import company.data.compactor.telemetry.TelemetryStore;
 import company.data.compactor.wiring.Wiring;
 import java.io.PrintWriter;
@@ -76,16 +77,17 @@ final class HistoryCommand implements Callable<Integer> {
     for (Map<String, Object> run : runs) {
       text.append(String.format(Locale.ROOT, "%-30s %-8s %-36s %7s %7s %9s %11s %12s %17s%n",
           run.get("evaluated_at"), run.get("command"), run.get("execution_id"),
-          value(run, "total_files"), value(run, "small_file_ratio_pct"), value(run, "compacted"),
+          value(run, "total_files_before"), value(run, "small_file_ratio_pct"), value(run, "compaction_executed"),
           value(run, "files_after"),
-          value(run, "candidate_files_count") + "/" + value(run, "deleted_files_count"),
+          value(run, "vacuum_candidate_files") + "/" + value(run, "vacuum_deleted_files"),
           value(run, "read_latency_pre_ms") + "->" + value(run, "read_latency_post_ms")));
     }
     return text.toString();
   }
 
+  /** A blueprint field of a record of either form, as a column shows it. */
   private static String value(Map<String, Object> run, String field) {
-    Object value = run.get(field);
+    Object value = BlueprintRecord.read(run, field);
     if (value == null) {
       return "-";
     }

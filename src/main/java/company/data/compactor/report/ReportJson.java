@@ -18,27 +18,17 @@ public final class ReportJson {
 
   /** Indented JSON, for people and {@code --json}. */
   public static String pretty(MaintenanceReport report) {
-    return write(report, true);
-  }
-
-  /** One line of JSON, for JSON-lines telemetry. */
-  public static String line(MaintenanceReport report) {
-    return write(report, false);
+    try {
+      return MAPPER.writer(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
+    } catch (JsonProcessingException e) {
+      // Every field is a plain value; failing here is a programming error.
+      throw new IllegalStateException("report could not be serialised", e);
+    }
   }
 
   /** The report as a JSON object tree with the same names, for frameworks that serialise maps. */
   @SuppressWarnings("unchecked")
   public static java.util.Map<String, Object> asMap(MaintenanceReport report) {
     return MAPPER.convertValue(report, java.util.LinkedHashMap.class);
-  }
-
-  private static String write(MaintenanceReport report, boolean indent) {
-    try {
-      return (indent ? MAPPER.writer(SerializationFeature.INDENT_OUTPUT) : MAPPER.writer())
-          .writeValueAsString(report);
-    } catch (JsonProcessingException e) {
-      // Every field is a plain value; failing here is a programming error.
-      throw new IllegalStateException("report could not be serialised", e);
-    }
   }
 }

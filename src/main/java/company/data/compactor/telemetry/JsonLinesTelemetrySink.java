@@ -2,7 +2,6 @@ package company.data.compactor.telemetry;
 
 import company.data.compactor.error.Errors;
 import company.data.compactor.report.MaintenanceReport;
-import company.data.compactor.report.ReportJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +16,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-/** Appends each report as one JSON line to a local file, and reads them back; the default off AWS. */
+/**
+ * Appends each run's {@link TelemetryRecord} as one JSON line to a local file, and reads them back;
+ * the default off AWS.
+ */
 public final class JsonLinesTelemetrySink implements TelemetryStore {
 
   /** File name under the work directory. */
@@ -38,7 +40,7 @@ public final class JsonLinesTelemetrySink implements TelemetryStore {
       Files.createDirectories(file.toAbsolutePath().getParent());
       Files.writeString(
           file,
-          ReportJson.line(report) + "\n",
+          JSON.writeValueAsString(TelemetryRecord.of(report)) + "\n",
           StandardCharsets.UTF_8,
           StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);

@@ -8,8 +8,9 @@ import java.util.Map;
 public interface TelemetryHistory {
 
   /**
-   * The table's most recent run records, newest first, at most {@code limit}; each record is the
-   * report's JSON object (snake-case fields, {@code schema_version} included).
+   * The table's most recent run records, newest first, at most {@code limit}, each as stored: a
+   * {@link TelemetryRecord} (records written before the blueprint's fields were stored lack them;
+   * {@link BlueprintRecord#read} finds their facts in either).
    *
    * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when the store cannot
    *     be read

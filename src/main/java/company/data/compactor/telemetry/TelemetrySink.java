@@ -6,7 +6,8 @@ import company.data.compactor.report.MaintenanceReport;
 public interface TelemetrySink {
 
   /**
-   * Persists one run's report.
+   * Persists one run's {@link TelemetryRecord}: the blueprint's fields and every field of {@code
+   * report}.
    *
    * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when it cannot be
    *     stored

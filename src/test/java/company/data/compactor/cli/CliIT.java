@@ -9,6 +9,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Lease;
 import company.data.compactor.model.TableLocation;
@@ -326,6 +328,37 @@ class CliIT {
     }
     assertThat(inspect.code()).as("read-only commands need no lease").isZero();
     assertThat(afterRelease.code()).as(afterRelease.err()).isZero();
+  }
+
+  @Test
+  void history_showsRecordsWithoutTheBlueprintFields_andRecordsWithThem() throws Exception {
+    assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
+    assertThat(cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table").code()).isZero();
+    Path telemetry = work.resolve(".delta-compactor/telemetry.jsonl");
+    // A record as stored before the blueprint's fields: the run's record without them.
+    ObjectNode old = (ObjectNode) new ObjectMapper().readTree(Files.readAllLines(telemetry).get(0));
+    old.remove(List.of("total_files_before", "small_files_before", "compaction_executed", "vacuum_candidate_files",
+        "vacuum_deleted_files", "small_file_threshold_mb", "compaction_ratio_threshold_pct"));
+    old.put("execution_id", "old-record").put("evaluated_at", "2026-01-01T00:00:00Z");
+    Files.writeString(telemetry, old + "\n", StandardOpenOption.APPEND);
+
+    Result text = cli("history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
+    Result json = cli("history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+
+    assertThat(text.code()).as(text.err()).isZero();
+    List<List<String>> rows = text.out().lines().skip(2).map(l -> List.of(l.trim().split("\\s+"))).toList();
+    assertThat(rows).hasSize(3);
+    // evaluated_at, command, execution_id, files, small%, compacted, files_after, vacuum c/d, latency ms
+    assertThat(rows.get(0).subList(1, 8)).as("the vacuum command's record")
+        .containsExactly("vacuum", rows.get(0).get(2), "3", "100.0", "false", "3", "0/0");
+    assertThat(rows.get(0).get(8)).isEqualTo("-->-");
+    assertThat(rows.get(1).subList(3, 8)).as("the run's record").containsExactly("30", "100.0", "true", "3", "0/0");
+    assertThat(rows.get(2).subList(2, 8)).as("the record without the blueprint's fields")
+        .containsExactly("old-record", "30", "100.0", "true", "3", "0/0");
+    JsonNode runs = new ObjectMapper().readTree(json.out());
+    assertThat(runs.get(1).get("total_files_before").asInt()).isEqualTo(30);
+    assertThat(runs.get(2).has("total_files_before")).as("shown as stored").isFalse();
+    assertThat(runs.get(2).get("total_files").asInt()).isEqualTo(30);
   }
 
   @Test

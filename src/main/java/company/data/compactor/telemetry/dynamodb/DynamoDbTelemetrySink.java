@@ -4,7 +4,7 @@ import company.data.compactor.error.Errors;
 import company.data.compactor.model.TableKeys;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.MaintenanceReport;
-import company.data.compactor.report.ReportJson;
+import company.data.compactor.telemetry.TelemetryRecord;
 import company.data.compactor.telemetry.TelemetryStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +23,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 /**
  * One DynamoDB item per run: partition key {@value #PARTITION_KEY} = {@code
  * delta_compaction_<slug>} of the table, sort key {@value #SORT_KEY} = {@code <evaluated_at>#<
- * execution_id>} (the time at fixed width, so it sorts), then every report field under its JSON name with numbers as numbers and
+ * execution_id>} (the time at fixed width, so it sorts), then the run's {@link TelemetryRecord}
+ * (the blueprint's fields and every report field under its JSON name) with numbers as numbers and
  * per-partition detail as nested lists ({@code schema_version} included), and, when a retention
  * is set, {@value #TTL_ATTRIBUTE} (epoch seconds) for the table's TTL. Items are written with a
  * condition, so a record is never overwritten; the latest run and the history are one query each.
@@ -57,7 +58,7 @@ public final class DynamoDbTelemetrySink implements TelemetryStore {
     Map<String, AttributeValue> item = new LinkedHashMap<>();
     item.put(PARTITION_KEY, AttributeValue.fromS(TableKeys.compactionKey(table)));
     item.put(SORT_KEY, AttributeValue.fromS(runKey(report)));
-    ReportJson.asMap(report).forEach((k, v) -> item.put(k, AttributeValues.of(v)));
+    TelemetryRecord.of(report).forEach((k, v) -> item.put(k, AttributeValues.of(v)));
     retention.ifPresent(r -> item.put(TTL_ATTRIBUTE,
         AttributeValue.fromN(Long.toString(Instant.parse(report.evaluatedAt()).plus(r).getEpochSecond()))));
     try {
