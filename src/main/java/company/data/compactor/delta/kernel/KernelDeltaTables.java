@@ -134,7 +134,7 @@ public final class KernelDeltaTables implements DeltaTables {
         ? Optional.of(KernelDeletionVectors.of(location, add.getStruct(dvIndex), InternalScanFileUtils.getFilePath(scanFile)))
         : Optional.empty();
     return new DataFile(
-        status.getPath(),
+        TableLocation.canonicalPath(status.getPath()),
         InternalScanFileUtils.getFilePath(scanFile),
         status.getSize(),
         partition,
