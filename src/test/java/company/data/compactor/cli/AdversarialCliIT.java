@@ -179,6 +179,37 @@ class AdversarialCliIT {
   }
 
   @Test
+  void aLogAddPathInsideTheRootSpelledFILE_compacts_andItsRemoveRepeatsTheLoggedPathByteForByte() throws Exception {
+    TableLocation table = seededDemo("t");
+    DataFile first = tables.loadLatest(table).activeFiles().get(0);
+    Path copy = Path.of(first.path().substring("file:".length())).resolveSibling("upper-copy.parquet");
+    String logged = "FILE:" + copy;
+    addCopy(table, 31, first, logged, copy);
+
+    Result result = cli(Map.of(), "run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "t",
+        "--z-order-columns", "");
+
+    assertThat(result.code()).as(result.err()).isZero();
+    assertThat(result.err()).contains("Compacted: 31 -> 3 files");
+    List<String> removes = new java.util.ArrayList<>();
+    try (Stream<Path> commits = Files.list(table.localPath().resolve("_delta_log"))) {
+      for (Path commit : commits.filter(p -> p.toString().endsWith(".json")).toList()) {
+        for (String line : Files.readAllLines(commit)) {
+          com.fasterxml.jackson.databind.JsonNode remove = new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(line).path("remove");
+          if (!remove.isMissingNode()) {
+            removes.add(remove.path("path").asText());
+          }
+        }
+      }
+    }
+    assertThat(removes).as("the remove repeats add.path, not the canonical spelling").contains(logged)
+        .doesNotContain("file:" + copy);
+    assertThat(tables.loadLatest(table).activeFiles().stream().mapToLong(f -> f.numRecords().orElseThrow()).sum())
+        .isEqualTo(1550);
+  }
+
+  @Test
   void run_aPartitionFilterOf3000NestedParentheses_exit2_namingTheLimit() {
     String filter = "(".repeat(3000) + "event_date = '2026-10-17'" + ")".repeat(3000);
 
