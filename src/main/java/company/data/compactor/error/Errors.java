@@ -57,6 +57,18 @@ public final class Errors {
             + " read or written. Rewrite the table with paths under its root.");
   }
 
+  /**
+   * Compaction would write a partition's output into a directory whose real path (a symbolic link
+   * followed) is outside the table root.
+   */
+  public static CompactorException outputOutsideRoot(
+      TableLocation location, String partitionLabel, String directory, String realDirectory) {
+    return unsupportedTable(location,
+        "partition " + partitionLabel + " would be written to " + directory + ", which really is " + realDirectory
+            + ", outside the table root (a symbolic link). The compactor never writes outside the root;"
+            + " nothing was written. Replace the link with a directory under the root.");
+  }
+
   /** An error names at most this many paths, then counts the rest. */
   static final int MAX_PATHS_NAMED = 5;
 

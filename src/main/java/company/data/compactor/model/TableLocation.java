@@ -243,7 +243,8 @@ public record TableLocation(String uri) {
 
   /**
    * Whether {@code path} (an absolute path or URI, as kernel resolves a log path) names a file
-   * strictly under this table's root: same scheme ({@code s3a://} counts as {@code s3://}), same
+   * strictly under this table's root: same scheme in any case ({@code s3a://} counts as {@code
+   * s3://}, see {@link #canonicalPath}), same
    * bucket, below the root's key, and free of dot, encoded-dot and empty segments, so no later
    * resolution can move it elsewhere.
    */
@@ -263,28 +264,39 @@ public record TableLocation(String uri) {
         && segmentRefusals(theirs).isEmpty();
   }
 
+  /**
+   * The one spelling storage listings use for an absolute path or URI, so that paths from the log
+   * (active files, tombstones, deletion-vector and change-data files) and paths from a listing
+   * compare equal as strings: the scheme in lower case, {@code s3a://} as {@code s3://}, and {@code
+   * file:///x} or {@code FILE:/x} as {@code file:/x}. Only the scheme is rewritten; the rest is kept
+   * byte for byte (no segment is resolved, so {@link #contains} still refuses dot segments). A value
+   * of no scheme the compactor reaches, or {@code file://host/x}, comes back unchanged, and {@link
+   * #contains} refuses it.
+   */
+  public static String canonicalPath(String absolute) {
+    String lower = absolute.toLowerCase(Locale.ROOT);
+    for (String prefix : List.of("s3://", "s3a://")) {
+      if (lower.startsWith(prefix)) {
+        return "s3://" + absolute.substring(prefix.length());
+      }
+    }
+    if (lower.startsWith("file:///")) {
+      return "file:/" + absolute.substring("file:///".length());
+    }
+    if (lower.startsWith("file:/") && !lower.startsWith("file://")) {
+      return "file:/" + absolute.substring("file:/".length());
+    }
+    return absolute;
+  }
+
   /** The segments of an absolute path of this location's scheme (bucket first on S3). */
   private Optional<List<String>> pathSegments(String path) {
-    String lower = path.toLowerCase(Locale.ROOT);
-    if (scheme() == Scheme.S3) {
-      for (String prefix : List.of("s3://", "s3a://")) {
-        if (lower.startsWith(prefix)) {
-          return Optional.of(List.of(path.substring(prefix.length()).split("/", -1)));
-        }
-      }
+    String canonical = canonicalPath(path);
+    String prefix = scheme() == Scheme.S3 ? "s3://" : "file:/";
+    if (!canonical.startsWith(prefix) || (scheme() == Scheme.FILE && canonical.startsWith("file://"))) {
       return Optional.empty();
     }
-    String rest;
-    if (lower.startsWith("file:///")) {
-      rest = path.substring("file:///".length());
-    } else if (lower.startsWith("file://")) {
-      return Optional.empty();
-    } else if (lower.startsWith("file:/")) {
-      rest = path.substring("file:/".length());
-    } else {
-      return Optional.empty();
-    }
-    return Optional.of(List.of(rest.split("/", -1)));
+    return Optional.of(List.of(canonical.substring(prefix.length()).split("/", -1)));
   }
 
   /** The local directory of a {@code file:} location. */

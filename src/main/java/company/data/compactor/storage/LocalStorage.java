@@ -153,6 +153,19 @@ public final class LocalStorage implements Storage {
   }
 
   @Override
+  public String realPath(String path) throws IOException {
+    Path lexical = toPath(path);
+    Path existing = lexical;
+    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return toStoragePath(lexical);
+    }
+    return toStoragePath(existing.toRealPath().resolve(existing.relativize(lexical)));
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     int deleted = 0;
     for (String path : paths) {

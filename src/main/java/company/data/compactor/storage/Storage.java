@@ -75,6 +75,19 @@ public interface Storage {
   }
 
   /**
+   * Where {@code path} really is once symbolic links are followed, in storage spelling ({@code
+   * file:/...}): on local disk, the real path of its deepest existing ancestor with the rest of
+   * {@code path} appended, so a file not written yet resolves through its directory. Stores without
+   * links (S3) answer {@code path} itself, which is the default. Callers compare the answer with the
+   * real path of the table root to keep reads and writes inside it.
+   *
+   * @throws IOException if a link on the way cannot be resolved (a dangling link)
+   */
+  default String realPath(String path) throws IOException {
+    return path;
+  }
+
+  /**
    * Deletes files; a file that is already gone counts as deleted.
    *
    * @return how many files were deleted or already absent

@@ -6,6 +6,7 @@ import company.data.compactor.delta.LogReader;
 import company.data.compactor.delta.RewriteCommit;
 import company.data.compactor.delta.RewriteCommitter;
 import company.data.compactor.error.Errors;
+import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
@@ -61,7 +62,7 @@ public final class VacuumExecutor {
     LogHistory history = logs.read(snapshot.location());
     List<StoredObject> objects;
     try {
-      objects = storage.listRecursively(snapshot.location().uri());
+      objects = insideRealRoot(snapshot.location(), storage.listRecursively(snapshot.location().uri()));
     } catch (IOException e) {
       throw Errors.operationFailed("listing the files of " + snapshot.location(), e);
     }
@@ -90,6 +91,26 @@ public final class VacuumExecutor {
         "numVacuumedDirectories", "0"));
     LOG.log(Level.INFO, "vacuum done: table={0} deleted={1} versions={2}..{3}", snapshot.location(), deleted, start, end);
     return new VacuumResult(plan, false, deleted, start, end, null);
+  }
+
+  /**
+   * The listed objects that really are under the root: one reached through a symbolic link to
+   * somewhere else (local disk) is dropped, so vacuum never deletes outside the root whatever the
+   * listing followed. An object that is not behind a link (every object on S3) is kept as listed.
+   */
+  private List<StoredObject> insideRealRoot(TableLocation location, List<StoredObject> objects) throws IOException {
+    TableLocation realRoot = new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
+    List<StoredObject> kept = new ArrayList<>();
+    for (StoredObject object : objects) {
+      String real = storage.realPath(object.path());
+      if (real.equals(object.path()) || realRoot.contains(real)) {
+        kept.add(object);
+      } else {
+        LOG.log(Level.WARNING, "vacuum skips a file behind a symbolic link: table={0} path={1} real_path={2}",
+            location, object.path(), real);
+      }
+    }
+    return kept;
   }
 
   /**

@@ -179,6 +179,144 @@ class AdversarialCliIT {
   }
 
   @Test
+  void aLogAddPathInsideTheRootSpelledFILE_compacts_andItsRemoveRepeatsTheLoggedPathByteForByte() throws Exception {
+    TableLocation table = seededDemo("t");
+    DataFile first = tables.loadLatest(table).activeFiles().get(0);
+    Path copy = Path.of(first.path().substring("file:".length())).resolveSibling("upper-copy.parquet");
+    String logged = "FILE:" + copy;
+    addCopy(table, 31, first, logged, copy);
+
+    Result result = cli(Map.of(), "run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "t",
+        "--z-order-columns", "");
+
+    assertThat(result.code()).as(result.err()).isZero();
+    assertThat(result.err()).contains("Compacted: 31 -> 3 files");
+    List<String> removes = new java.util.ArrayList<>();
+    try (Stream<Path> commits = Files.list(table.localPath().resolve("_delta_log"))) {
+      for (Path commit : commits.filter(p -> p.toString().endsWith(".json")).toList()) {
+        for (String line : Files.readAllLines(commit)) {
+          com.fasterxml.jackson.databind.JsonNode remove = new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(line).path("remove");
+          if (!remove.isMissingNode()) {
+            removes.add(remove.path("path").asText());
+          }
+        }
+      }
+    }
+    assertThat(removes).as("the remove repeats add.path, not the canonical spelling").contains(logged)
+        .doesNotContain("file:" + copy);
+    assertThat(tables.loadLatest(table).activeFiles().stream().mapToLong(f -> f.numRecords().orElseThrow()).sum())
+        .isEqualTo(1550);
+  }
+
+  /** Every command refuses {@code table}, naming {@code described}; nothing is written inside or outside. */
+  private void assertRefusedNamingTheLink(TableLocation table, String described) throws Exception {
+    List<String> before = filesUnder(work);
+    for (String command : List.of("run", "vacuum", "inspect", "plan")) {
+      List<String> args = command.equals("run")
+          ? List.of("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "t",
+              "--z-order-columns", "")
+          : command.equals("vacuum")
+              ? List.of("vacuum", "--work-dir", work.toString(), "--table-uri", "t", "--vacuum-dry-run", "false",
+                  "--vacuum-mode", "full")
+              : List.of(command, "--work-dir", work.toString(), "--table-uri", "t");
+      Result result = cli(Map.of(), args.toArray(String[]::new));
+
+      assertThat(result.code()).as(command + ": " + result.err()).isEqualTo(1);
+      assertThat(result.err()).as(command).isEqualTo("compactor: error: Table " + table + " is not supported:"
+          + " its log references 1 active file outside the table root: " + described
+          + ". The compactor never reads, writes beside or deletes files outside the root; nothing was read or"
+          + " written. Rewrite the table with paths under its root.\n");
+    }
+    assertThat(filesUnder(work)).as("nothing written inside or outside the root, the log unchanged").isEqualTo(before);
+  }
+
+  @Test
+  void anActiveFileThatIsASymlinkOutsideTheRoot_refusesTheTable_namingTheLink_andWritesNothing() throws Exception {
+    TableLocation table = seededDemo("t");
+    DataFile first = tables.loadLatest(table).activeFiles().get(0);
+    Path victim = work.resolve("outside/victim.parquet");
+    String relative = first.logPath().substring(0, first.logPath().lastIndexOf('/') + 1) + "link.parquet";
+    addCopy(table, 31, first, relative, victim);
+    Files.createSymbolicLink(table.localPath().resolve(relative), victim);
+
+    assertRefusedNamingTheLink(table, table.child(relative) + " (logged as " + relative + ", a symbolic link to file:"
+        + victim.toRealPath() + ")");
+  }
+
+  @Test
+  void anActiveFileInASymlinkedDirectoryOutsideTheRoot_refusesTheTable_namingIt_andWritesNothing() throws Exception {
+    TableLocation table = seededDemo("t");
+    DataFile first = tables.loadLatest(table).activeFiles().get(0);
+    Path outside = work.resolve("outside/dir/g.parquet");
+    addCopy(table, 31, first, "linked/g.parquet", outside);
+    Files.createSymbolicLink(table.localPath().resolve("linked"), outside.getParent());
+
+    assertRefusedNamingTheLink(table, table.child("linked/g.parquet") + " (logged as linked/g.parquet, a symbolic"
+        + " link to file:" + outside.toRealPath() + ")");
+  }
+
+  @Test
+  void vacuum_neverDeletesThroughASymlinkedDirectoryOrFile_pointingOutsideTheRoot() throws Exception {
+    TableLocation table = seededDemo("t");
+    Path outsideDir = Files.createDirectories(work.resolve("outside/dir"));
+    Path old = Files.writeString(outsideDir.resolve("old.parquet"), "someone else's data");
+    Path oldFile = Files.writeString(work.resolve("outside/old-file.parquet"), "someone else's file");
+    Path orphan = Files.writeString(table.localPath().resolve("orphan.parquet"), "from a crashed writer");
+    for (Path p : List.of(old, oldFile, orphan)) {
+      Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(
+          java.time.Duration.ofDays(30))));
+    }
+    Files.createSymbolicLink(table.localPath().resolve("junk"), outsideDir);
+    Files.createSymbolicLink(table.localPath().resolve("event_date=2026-10-17/old-link.parquet"), oldFile);
+
+    Result result = cli(Map.of(), "vacuum", "--work-dir", work.toString(), "--table-uri", "t", "--vacuum-mode", "full",
+        "--vacuum-dry-run", "false");
+
+    assertThat(result.code()).as(result.err()).isZero();
+    assertThat(orphan).as("the untracked file inside the root goes").doesNotExist();
+    assertThat(old).as("never deleted through the symlinked directory").exists();
+    assertThat(oldFile).as("never deleted through the symlinked file").exists();
+  }
+
+  @Test
+  void run_aPartitionDirectorySymlinkedOutsideTheRoot_refusesTheRun_beforeWritingAnything() throws Exception {
+    TableLocation table = seededDemo("t");
+    String date = "2026-10-19";
+    List<DataFile> files = tables.loadLatest(table).activeFiles().stream()
+        .filter(f -> f.logPath().startsWith("event_date=" + date + "/")).toList();
+    Path partitionDir = table.localPath().resolve("event_date=" + date);
+    Files.move(partitionDir, table.localPath().resolve("moved"));
+    StringBuilder commit = new StringBuilder("{\"commitInfo\":{\"timestamp\":" + System.currentTimeMillis()
+        + ",\"operation\":\"WRITE\"}}\n");
+    for (DataFile file : files) {
+      String moved = "moved/" + file.logPath().substring(file.logPath().lastIndexOf('/') + 1);
+      commit.append("{\"remove\":{\"path\":\"").append(file.logPath()).append("\",\"deletionTimestamp\":1,")
+          .append("\"dataChange\":false}}\n")
+          .append("{\"add\":{\"path\":\"").append(moved).append("\",\"partitionValues\":{\"event_date\":\"")
+          .append(date).append("\"},\"size\":").append(file.sizeBytes()).append(",\"modificationTime\":1,")
+          .append("\"dataChange\":false,\"stats\":\"{\\\"numRecords\\\":").append(file.numRecords().orElseThrow())
+          .append("}\"}}\n");
+    }
+    Files.writeString(table.localPath().resolve("_delta_log/%020d.json".formatted(31)), commit);
+    Path outside = Files.createDirectories(work.resolve("outside/dir"));
+    Files.createSymbolicLink(partitionDir, outside);
+    List<String> before = filesUnder(work);
+
+    Result result = cli(Map.of(), "run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "t",
+        "--z-order-columns", "");
+
+    assertThat(result.code()).as(result.err()).isEqualTo(1);
+    assertThat(result.err()).startsWith("compactor: error: Table " + table + " is not supported: partition"
+        + " event_date=" + date + " would be written to " + table.child("event_date=" + date) + ", which really is"
+        + " file:" + outside.toRealPath() + ", outside the table root (a symbolic link)");
+    try (Stream<Path> written = Files.list(outside)) {
+      assertThat(written).as("nothing written outside the root").isEmpty();
+    }
+    assertThat(filesUnder(work)).as("no partition compacted, the log unchanged").isEqualTo(before);
+  }
+
+  @Test
   void run_aPartitionFilterOf3000NestedParentheses_exit2_namingTheLimit() {
     String filter = "(".repeat(3000) + "event_date = '2026-10-17'" + ")".repeat(3000);
 

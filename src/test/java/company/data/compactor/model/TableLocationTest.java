@@ -165,4 +165,32 @@ class TableLocationTest {
     assertThat(local.contains("file://host/data/t/x.parquet")).isFalse();
     assertThat(local.contains("s3://data/t/x.parquet")).isFalse();
   }
+
+  @Test
+  void canonicalPath_isTheListingsSpelling_onlyTheSchemeChanges() {
+    assertThat(TableLocation.canonicalPath("s3a://bkt/t/a.parquet")).isEqualTo("s3://bkt/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("S3://bkt/t/a.parquet")).isEqualTo("s3://bkt/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("S3A://bkt/T/A.parquet")).isEqualTo("s3://bkt/T/A.parquet");
+    assertThat(TableLocation.canonicalPath("s3://bkt/t/a.parquet")).isEqualTo("s3://bkt/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("FILE:/data/T/a.parquet")).isEqualTo("file:/data/T/a.parquet");
+    assertThat(TableLocation.canonicalPath("file:///data/t/a.parquet")).isEqualTo("file:/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("File:///data/t/a.parquet")).isEqualTo("file:/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("file:/data/t/a.parquet")).isEqualTo("file:/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("s3://bkt/t/../u/a.parquet"))
+        .as("segments are never resolved: contains() still refuses them").isEqualTo("s3://bkt/t/../u/a.parquet");
+    assertThat(TableLocation.canonicalPath("file://host/data/t/a.parquet")).isEqualTo("file://host/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("gs://bkt/t/a.parquet")).isEqualTo("gs://bkt/t/a.parquet");
+  }
+
+  @Test
+  void contains_acceptsEveryCaseOfTheScheme_asCanonicalPathDoes() {
+    TableLocation s3 = TableLocation.parse("s3://bkt/t", WORK);
+    assertThat(s3.contains("S3://bkt/t/a.parquet")).isTrue();
+    assertThat(s3.contains("S3A://bkt/t/a.parquet")).isTrue();
+    assertThat(s3.contains("S3://BKT/t/a.parquet")).as("bucket names are not case-folded").isFalse();
+    TableLocation local = TableLocation.parse("/data/t", WORK);
+    assertThat(local.contains("FILE:/data/t/a.parquet")).isTrue();
+    assertThat(local.contains("FILE:///data/t/a.parquet")).isTrue();
+    assertThat(local.contains("FILE://host/data/t/a.parquet")).isFalse();
+  }
 }

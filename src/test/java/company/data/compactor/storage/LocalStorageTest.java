@@ -24,6 +24,23 @@ class LocalStorageTest extends StorageContract {
   }
 
   @Test
+  void realPath_followsLinkedFilesAndDirectories_andResolvesAFileNotWrittenYetThroughItsDirectory() throws Exception {
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Path victim = Files.writeString(outside.resolve("victim.parquet"), "x");
+    Path table = Files.createDirectories(dir.resolve("t"));
+    Files.createSymbolicLink(table.resolve("link.parquet"), victim);
+    Files.createSymbolicLink(table.resolve("p=b"), outside);
+    String real = LocalStorage.toStoragePath(outside.toRealPath());
+
+    assertThat(storage.realPath(LocalStorage.toStoragePath(table.resolve("link.parquet"))))
+        .isEqualTo(real + "/victim.parquet");
+    assertThat(storage.realPath(LocalStorage.toStoragePath(table.resolve("p=b/victim.parquet"))))
+        .isEqualTo(real + "/victim.parquet");
+    assertThat(storage.realPath(LocalStorage.toStoragePath(table.resolve("p=b/new/out.parquet"))))
+        .as("not written yet: resolved through its nearest existing directory").isEqualTo(real + "/new/out.parquet");
+  }
+
+  @Test
   void create_isInvisibleUntilClosed() throws Exception {
     Path target = dir.resolve("part.parquet");
     try (OutputStream out = storage.create(LocalStorage.toStoragePath(target))) {

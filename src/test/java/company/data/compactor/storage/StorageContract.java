@@ -132,4 +132,11 @@ public abstract class StorageContract {
     assertThat(deleted).isEqualTo(3);
     assertThat(storage().listRecursively(root() + "/d")).isEmpty();
   }
+
+  @Test
+  void realPath_ofAPlainFileOrOneNotWrittenYet_isThePathItself() throws Exception {
+    write(root() + "/t/a.parquet", "a");
+    assertThat(storage().realPath(root() + "/t/a.parquet")).isEqualTo(root() + "/t/a.parquet");
+    assertThat(storage().realPath(root() + "/t/p=1/new.parquet")).isEqualTo(root() + "/t/p=1/new.parquet");
+  }
 }

@@ -60,6 +60,11 @@ public abstract class ForwardingStorage implements Storage {
   }
 
   @Override
+  public String realPath(String path) throws IOException {
+    return delegate.realPath(path);
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     return delegate.deleteAll(paths);
   }

@@ -6,6 +6,7 @@ import company.data.compactor.compact.Layout;
 import company.data.compactor.delta.NewDataFile;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
@@ -114,9 +115,34 @@ final class BinRunner {
     return outputs;
   }
 
-  /** Uploads a verified output to its place in the table. */
-  void upload(Output output) {
+  /**
+   * Refuses, before anything is written, a partition whose output directory really is outside the
+   * table root (a symbolic link on local disk; never on S3).
+   *
+   * @throws company.data.compactor.error.CompactorException naming the directory and where it leads
+   */
+  void refuseOutputOutsideRoot(TableLocation location, PartitionValues partition) throws IOException {
+    String directory = partition.directory().isEmpty() ? location.uri() : location.child(partition.directory());
+    String realRoot = storage.realPath(location.uri());
+    // Resolved through a child name so the directory itself, when it is a link, is followed.
+    String realChild = storage.realPath(directory + "/output.parquet");
+    if (!new TableLocation(TableLocation.canonicalPath(realRoot)).contains(realChild)) {
+      throw Errors.outputOutsideRoot(location, partition.label(), directory,
+          realChild.substring(0, realChild.lastIndexOf('/')));
+    }
+  }
+
+  /**
+   * Uploads a verified output to its place in the table, after checking again that its directory
+   * is still inside the root (it may have become a link since the run started).
+   */
+  void upload(TableLocation location, Output output) {
     NewDataFile file = output.file();
+    try {
+      refuseOutputOutsideRoot(location, file.partition());
+    } catch (IOException e) {
+      throw Errors.operationFailed("resolving the real directory of " + file.path(), e);
+    }
     try (InputStream in = Files.newInputStream(output.written().path());
         OutputStream out = storage.create(file.path())) {
       in.transferTo(out);

@@ -90,6 +90,9 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         RewriteVerifier verifier = new RewriteVerifier(snapshot.schema(), settings, scratch.dir())) {
       Roles roles = new Roles(
           new BinRunner(storage, rewriter, settings, clock), verifier, new RewriteCommitManager(storage, committer));
+      for (PartitionValues partition : byPartition.keySet()) {
+        roles.runner().refuseOutputOutsideRoot(snapshot.location(), partition);
+      }
       for (Map.Entry<PartitionValues, List<Bin>> entry : byPartition.entrySet()) {
         PartitionResult result = compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), scratch, roles);
         results.add(result);
@@ -160,7 +163,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                     + "); nothing was committed");
           }
           for (BinRunner.Output output : outputs) {
-            roles.runner().upload(output);
+            roles.runner().upload(snapshot.location(), output);
             added.add(output.file());
           }
           removed.addAll(bin.files());

@@ -71,7 +71,7 @@ final class KernelDeletionVectors {
         }
         String prefix = pathOrInlineDv.substring(0, split);
         Path directory = prefix.isEmpty() ? new Path(location.uri()) : new Path(location.uri(), prefix);
-        return Optional.of(new Path(directory, "deletion_vector_" + uuid + ".bin").toString());
+        return Optional.of(TableLocation.canonicalPath(new Path(directory, "deletion_vector_" + uuid + ".bin").toString()));
       }
       case "p": {
         try {
@@ -79,7 +79,7 @@ final class KernelDeletionVectors {
           if (!uri.isAbsolute()) {
             throw malformed(location, owner, "path '" + pathOrInlineDv + "' is not absolute");
           }
-          return Optional.of(new Path(uri.normalize()).toString());
+          return Optional.of(TableLocation.canonicalPath(new Path(uri.normalize()).toString()));
         } catch (URISyntaxException e) {
           throw malformed(location, owner, "path '" + pathOrInlineDv + "' is not a URI");
         }

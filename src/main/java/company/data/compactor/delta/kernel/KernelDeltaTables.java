@@ -80,6 +80,7 @@ public final class KernelDeltaTables implements DeltaTables {
       throw Errors.operationFailed("closing the file listing of " + location, e);
     }
     refuseFilesOutsideRoot(location, files);
+    refuseFilesLinkedOutsideRoot(location, files);
     return new TableSnapshot(
         location,
         snapshot.getVersion(),
@@ -102,6 +103,29 @@ public final class KernelDeltaTables implements DeltaTables {
         .toList();
     if (!outside.isEmpty()) {
       throw Errors.filesOutsideRoot(location, outside);
+    }
+  }
+
+  /**
+   * The same rule through symbolic links (local disk; storage without links answers every path
+   * itself): an active file whose real path is not under the root's real path, a link to a file
+   * elsewhere or a file in a linked directory, is refused like a logged path outside the root.
+   */
+  private void refuseFilesLinkedOutsideRoot(TableLocation location, List<DataFile> files) {
+    try {
+      TableLocation realRoot = new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
+      List<String> outside = new ArrayList<>();
+      for (DataFile file : files) {
+        String real = storage.realPath(file.path());
+        if (!realRoot.contains(real)) {
+          outside.add(file.path() + " (logged as " + file.logPath() + ", a symbolic link to " + real + ")");
+        }
+      }
+      if (!outside.isEmpty()) {
+        throw Errors.filesOutsideRoot(location, outside);
+      }
+    } catch (IOException e) {
+      throw Errors.operationFailed("resolving the real paths of the active files of " + location, e);
     }
   }
 
@@ -134,7 +158,7 @@ public final class KernelDeltaTables implements DeltaTables {
         ? Optional.of(KernelDeletionVectors.of(location, add.getStruct(dvIndex), InternalScanFileUtils.getFilePath(scanFile)))
         : Optional.empty();
     return new DataFile(
-        status.getPath(),
+        TableLocation.canonicalPath(status.getPath()),
         InternalScanFileUtils.getFilePath(scanFile),
         status.getSize(),
         partition,

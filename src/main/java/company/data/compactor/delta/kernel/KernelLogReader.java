@@ -286,8 +286,12 @@ public final class KernelLogReader implements LogReader {
     return b.version() > a.version() || (b.version() == a.version() && b.removedAtMillis() > a.removedAtMillis()) ? b : a;
   }
 
-  /** The absolute, unescaped path of a logged path, as kernel resolves {@code add.path}. */
+  /**
+   * The absolute, unescaped path of a logged path, as kernel resolves {@code add.path}, in the
+   * spelling storage listings use ({@link TableLocation#canonicalPath}).
+   */
   static String resolve(TableLocation location, String logged) {
-    return new Path(new Path(URI.create(location.uri())), new Path(URI.create(logged))).toString();
+    return TableLocation.canonicalPath(
+        new Path(new Path(URI.create(location.uri())), new Path(URI.create(logged))).toString());
   }
 }

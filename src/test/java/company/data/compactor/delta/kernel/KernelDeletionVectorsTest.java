@@ -48,6 +48,9 @@ class KernelDeletionVectorsTest {
     assertThat(dv("p", "file:/t/a%20b/dv.bin").file()).hasValue("file:/t/a b/dv.bin");
     assertThat(dv("p", "file:/t/x/../dv.bin").file()).hasValue("file:/t/dv.bin");
     assertThat(dv("p", "s3://elsewhere/dv.bin").file()).hasValue("s3://elsewhere/dv.bin");
+    assertThat(dv("p", "s3a://bkt/t/dv.bin").file()).as("the listing's spelling").hasValue("s3://bkt/t/dv.bin");
+    assertThat(dv("p", "S3://bkt/t/dv.bin").file()).hasValue("s3://bkt/t/dv.bin");
+    assertThat(dv("p", "FILE:/t/dv.bin").file()).hasValue("file:/t/dv.bin");
     assertThat(dv("i", "wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L")).isEqualTo(new DeletionVector(Optional.empty(), 6));
   }
 

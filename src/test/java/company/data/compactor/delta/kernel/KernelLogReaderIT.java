@@ -122,6 +122,29 @@ class KernelLogReaderIT {
     assertThat(history.readdedPaths()).isEmpty();
   }
 
+  @Test
+  void tombstonesAndReAdds_comeOutInTheListingsSpelling_howeverTheLogCasesTheScheme() throws Exception {
+    Path log = Files.createDirectories(dir.resolve("t/_delta_log"));
+    String root = "file:" + dir.resolve("t");
+    Files.writeString(log.resolve("00000000000000000000.json"), String.join("\n",
+        "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
+        remove("FILE:" + dir.resolve("t/upper.parquet")),
+        remove("file://" + dir.resolve("t/triple.parquet")),
+        remove("readded.parquet"),
+        ""));
+    Files.writeString(log.resolve("00000000000000000001.json"), String.join("\n",
+        "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
+        "{\"add\":{\"path\":\"FILE:" + dir.resolve("t/readded.parquet")
+            + "\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
+        ""));
+
+    LogHistory history = new KernelLogReader(new LocalStorage()).read(new TableLocation(root));
+
+    assertThat(history.tombstones()).extracting(Tombstone::path).containsExactlyInAnyOrder(
+        root + "/upper.parquet", root + "/triple.parquet", root + "/readded.parquet");
+    assertThat(history.readdedPaths()).containsExactly(root + "/readded.parquet");
+  }
+
   private static String remove(String path) {
     return "{\"remove\":{\"path\":\"" + path + "\",\"deletionTimestamp\":5000,\"dataChange\":true}}";
   }
