@@ -434,8 +434,8 @@ def compaction_bench(args, work, source, files, mb, expected):
              f"checked equal after every run. Wall time is the whole command, process start included; peak RSS is the "
              f"process's maximum resident set. delta-compactor's `run` also inspects, probes read latency before and "
              f"after, and plans vacuum; it writes zstd level 1 by default (`COMPACTOR_PARQUET_COMPRESSION`), the snappy "
-             f"row shows the codec's share. It reads the input twice more than a plain rewrite: once to checksum the "
-             f"inputs, once to checksum and collect stats of the outputs (verification before commit).",
+             f"row shows the codec's share. Beyond a plain rewrite it reads the inputs once more (verification) and the "
+             f"outputs twice (verification by its own queries, then stats).",
              "",
              "| tool | wall s | MB/s | peak RSS MB | files after | MB after | vs delta-rs (throughput) |",
              "|---|---|---|---|---|---|---|"]
