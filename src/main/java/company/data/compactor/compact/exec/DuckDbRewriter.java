@@ -10,7 +10,6 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import company.data.compactor.duckdb.DuckDbConnections;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -36,17 +35,9 @@ final class DuckDbRewriter implements BinRewriter {
    * {@code scratch} (Lambda has no HOME).
    */
   DuckDbRewriter(RewriteSettings settings, Path scratch) throws SQLException, IOException {
-    Path temp = Files.createDirectories(scratch.resolve("duckdb-temp"));
-    Path home = Files.createDirectories(scratch.resolve("duckdb-home"));
-    connection = DuckDbConnections.inMemory();
+    connection = BoundedDuckDb.open(settings, scratch, "duckdb");
     try (Statement s = connection.createStatement()) {
-      s.execute("SET home_directory = " + Sql.literal(home.toString()));
-      s.execute("SET temp_directory = " + Sql.literal(temp.toString()));
-      s.execute("SET memory_limit = " + Sql.literal(settings.memoryLimit()));
-      s.execute("SET threads = " + settings.threads());
       s.execute("SET preserve_insertion_order = true");
-      // Naive timestamps in input files (e.g. Spark's INT96) are UTC instants.
-      s.execute("SET TimeZone = 'UTC'");
     }
   }
 

@@ -1,12 +1,10 @@
 package company.data.compactor.compact.exec;
 
-import company.data.compactor.duckdb.DuckDbConnections;
 import company.data.compactor.model.Column;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSchema;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -101,17 +99,7 @@ final class RewriteVerifier implements AutoCloseable {
   RewriteVerifier(TableSchema schema, RewriteSettings settings, Path scratch) throws SQLException, IOException {
     this.schema = schema;
     this.dataColumns = schema.columns().stream().filter(c -> !schema.isPartitionColumn(c.name())).toList();
-    Path temp = Files.createDirectories(scratch.resolve("verify-temp"));
-    Path home = Files.createDirectories(scratch.resolve("verify-home"));
-    connection = DuckDbConnections.inMemory();
-    try (Statement s = connection.createStatement()) {
-      s.execute("SET home_directory = " + Sql.literal(home.toString()));
-      s.execute("SET temp_directory = " + Sql.literal(temp.toString()));
-      s.execute("SET memory_limit = " + Sql.literal(settings.memoryLimit()));
-      s.execute("SET threads = " + settings.threads());
-      // Naive timestamps in input files (e.g. Spark's INT96) are UTC instants, as the writer reads them.
-      s.execute("SET TimeZone = 'UTC'");
-    }
+    connection = BoundedDuckDb.open(settings, scratch, "verify");
   }
 
   /**
