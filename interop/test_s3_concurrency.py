@@ -71,7 +71,7 @@ def test_a_steady_delta_rs_appender_does_not_stop_the_run(s3proxy, compactor, re
     run ends 0, each partition is committed (rebased over the appends) or, once other writers won
     every one of its bounded attempts, reported conflicted with that reason and its new files
     deleted; every row is there exactly once. (At this rate our rebases are still too slow to win:
-    measured 0 of 3 partitions committed in 2 of 3 runs. See issue 16, item 5.)"""
+    in 2 of 4 runs here no partition committed. See issue 16, item 5.)"""
     bucket = "steady-" + uuid.uuid4().hex[:8]
     pafs.S3FileSystem(access_key=s3proxy["access_key"], secret_key=s3proxy["secret_key"],
                       endpoint_override=f"127.0.0.1:{s3proxy['port']}", scheme="http", region="us-east-1",
