@@ -73,3 +73,27 @@ def s3proxy(tmp_path_factory):
     yield {"endpoint": endpoint, "port": port, "access_key": "interop", "secret_key": "interop-secret"}
     proc.terminate()
     proc.wait(timeout=30)
+
+
+@pytest.fixture
+def s3_table(s3proxy):
+    """A factory: a fresh bucket on the session's S3Proxy and, for the table `s3://<bucket>/demo`,
+    (uri, the compactor's environment, delta-rs's storage options)."""
+    import uuid
+
+    from pyarrow import fs as pafs
+
+    def make(prefix):
+        bucket = prefix + "-" + uuid.uuid4().hex[:8]
+        pafs.S3FileSystem(access_key=s3proxy["access_key"], secret_key=s3proxy["secret_key"],
+                          endpoint_override=f"127.0.0.1:{s3proxy['port']}", scheme="http", region="us-east-1",
+                          allow_bucket_creation=True).create_dir(bucket)
+        env = {"AWS_ENDPOINT_URL_S3": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
+               "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
+               "COMPACTOR_S3_PATH_STYLE": "true", "COMPACTOR_PROBE_RUNS": "1"}
+        delta_rs = {"AWS_ENDPOINT_URL": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
+                    "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
+                    "AWS_ALLOW_HTTP": "true", "aws_conditional_put": "etag"}
+        return f"s3://{bucket}/demo", env, delta_rs
+
+    return make

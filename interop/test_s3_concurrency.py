@@ -2,26 +2,14 @@
 conditional PUT, and afterwards every row is there exactly once."""
 import threading
 import time
-import uuid
 
 import pyarrow as pa
 import pyarrow.compute as pc
 from deltalake import DeltaTable, write_deltalake
-from pyarrow import fs as pafs
 
 
-def test_delta_rs_appends_while_we_compact_on_s3_no_row_lost_or_duplicated(s3proxy, compactor, report_of, tmp_path):
-    bucket = "interop-" + uuid.uuid4().hex[:8]
-    pafs.S3FileSystem(access_key=s3proxy["access_key"], secret_key=s3proxy["secret_key"],
-                      endpoint_override=f"127.0.0.1:{s3proxy['port']}", scheme="http", region="us-east-1",
-                      allow_bucket_creation=True).create_dir(bucket)
-    uri = f"s3://{bucket}/demo"
-    env = {"AWS_ENDPOINT_URL_S3": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
-           "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
-           "COMPACTOR_S3_PATH_STYLE": "true", "COMPACTOR_PROBE_RUNS": "1"}
-    delta_rs = {"AWS_ENDPOINT_URL": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
-                "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
-                "AWS_ALLOW_HTTP": "true", "aws_conditional_put": "etag"}
+def test_delta_rs_appends_while_we_compact_on_s3_no_row_lost_or_duplicated(s3_table, compactor, report_of, tmp_path):
+    uri, env, delta_rs = s3_table("interop")
     # Seed the demo on S3 without compacting it (no file is below this threshold).
     code, out, err = compactor("run", "--work-dir", str(tmp_path), "--table-uri", uri, "--json",
                                "--small-file-threshold-mb", "0.0001", env=env)
@@ -66,23 +54,13 @@ def test_delta_rs_appends_while_we_compact_on_s3_no_row_lost_or_duplicated(s3pro
         [(h["version"], h["operation"], h.get("readVersion")) for h in history]
 
 
-def test_a_steady_delta_rs_appender_does_not_stop_the_run(s3proxy, compactor, report_of, tmp_path):
+def test_a_steady_delta_rs_appender_does_not_stop_the_run(s3_table, compactor, report_of, tmp_path):
     """Appends as fast as delta-rs commits them (about 2 commits/s here), through the whole run: the
     run ends 0, each partition is committed (rebased over the appends) or, once other writers won
     every one of its bounded attempts, reported conflicted with that reason and its new files
     deleted; every row is there exactly once. (At this rate our rebases are still too slow to win:
     in 2 of 4 runs here no partition committed. See issue 16, item 5.)"""
-    bucket = "steady-" + uuid.uuid4().hex[:8]
-    pafs.S3FileSystem(access_key=s3proxy["access_key"], secret_key=s3proxy["secret_key"],
-                      endpoint_override=f"127.0.0.1:{s3proxy['port']}", scheme="http", region="us-east-1",
-                      allow_bucket_creation=True).create_dir(bucket)
-    uri = f"s3://{bucket}/demo"
-    env = {"AWS_ENDPOINT_URL_S3": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
-           "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
-           "COMPACTOR_S3_PATH_STYLE": "true", "COMPACTOR_PROBE_RUNS": "1"}
-    delta_rs = {"AWS_ENDPOINT_URL": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
-                "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
-                "AWS_ALLOW_HTTP": "true", "aws_conditional_put": "etag"}
+    uri, env, delta_rs = s3_table("steady")
     code, out, err = compactor("run", "--work-dir", str(tmp_path), "--table-uri", uri, "--json",
                                "--small-file-threshold-mb", "0.0001", env=env)
     assert code == 0, err

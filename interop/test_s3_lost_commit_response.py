@@ -5,11 +5,9 @@ every row exactly once afterwards; a re-run converges."""
 import re
 import socket
 import threading
-import uuid
 
 import pyarrow.compute as pc
 from deltalake import DeltaTable
-from pyarrow import fs as pafs
 
 
 def _read_message(sock_file, client=None):
@@ -75,18 +73,8 @@ class DropCommitResponse:
         self.server.close()
 
 
-def test_lost_response_to_a_commit_put_leaves_a_table_delta_rs_reads_whole(s3proxy, compactor, report_of, tmp_path):
-    bucket = "lost-" + uuid.uuid4().hex[:8]
-    pafs.S3FileSystem(access_key=s3proxy["access_key"], secret_key=s3proxy["secret_key"],
-                      endpoint_override=f"127.0.0.1:{s3proxy['port']}", scheme="http", region="us-east-1",
-                      allow_bucket_creation=True).create_dir(bucket)
-    uri = f"s3://{bucket}/demo"
-    direct = {"AWS_ENDPOINT_URL_S3": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
-              "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
-              "COMPACTOR_S3_PATH_STYLE": "true", "COMPACTOR_PROBE_RUNS": "1"}
-    delta_rs = {"AWS_ENDPOINT_URL": s3proxy["endpoint"], "AWS_REGION": "us-east-1",
-                "AWS_ACCESS_KEY_ID": s3proxy["access_key"], "AWS_SECRET_ACCESS_KEY": s3proxy["secret_key"],
-                "AWS_ALLOW_HTTP": "true"}
+def test_lost_response_to_a_commit_put_leaves_a_table_delta_rs_reads_whole(s3proxy, s3_table, compactor, report_of, tmp_path):
+    uri, direct, delta_rs = s3_table("lost")
     code, out, err = compactor("run", "--work-dir", str(tmp_path), "--table-uri", uri, "--json",
                                "--small-file-threshold-mb", "0.0001", env=direct)
     assert code == 0, err
