@@ -16,9 +16,9 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 
 /**
  * The standard AWS settings every client of the compactor takes from one environment map (usually
@@ -29,8 +29,8 @@ import software.amazon.awssdk.regions.Region;
  * compatible stores). HTTP on the JDK's URLConnection.
  *
  * <p>Retries and timeouts follow {@link #retryPolicy}: the SDK's standard retry conditions
- * (throttling, 5xx, connection errors, timeouts) with exponential backoff and full jitter, no
- * retry quota (a burst of 503s is retried like a single one), a per-attempt and a per-call timeout.
+ * (throttling, 5xx, connection errors, timeouts) with exponential backoff and full jitter, no retry
+ * quota (a burst of 503s is retried like a single one), a per-attempt and a per-call timeout.
  */
 public final class AwsClients {
 
@@ -48,35 +48,47 @@ public final class AwsClients {
   /** As {@link #configure(AwsClientBuilder, Map, String)} with an explicit retry policy. */
   public static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(
       B builder, Map<String, String> environment, String service, RetryPolicy policy) {
-    builder.httpClient(UrlConnectionHttpClient.builder()
-        .connectionTimeout(shorter(policy.attemptTimeout(), Duration.ofSeconds(10)))
-        .socketTimeout(policy.attemptTimeout())
-        .build());
-    builder.overrideConfiguration(c -> c
-        .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-            .maxAttempts(policy.maxAttempts())
-            .backoffStrategy(BackoffStrategy.exponentialDelay(nonZero(policy.baseDelay()), nonZero(policy.maxBackoff())))
-            .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(nonZero(policy.baseDelay()), nonZero(policy.maxBackoff())))
-            .circuitBreakerEnabled(false)
-            .build())
-        .apiCallAttemptTimeout(policy.attemptTimeout())
-        .apiCallTimeout(policy.callTimeout()));
+    builder.httpClient(
+        UrlConnectionHttpClient.builder()
+            .connectionTimeout(shorter(policy.attemptTimeout(), Duration.ofSeconds(10)))
+            .socketTimeout(policy.attemptTimeout())
+            .build());
+    builder.overrideConfiguration(
+        c ->
+            c.retryStrategy(
+                    AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(policy.maxAttempts())
+                        .backoffStrategy(
+                            BackoffStrategy.exponentialDelay(
+                                nonZero(policy.baseDelay()), nonZero(policy.maxBackoff())))
+                        .throttlingBackoffStrategy(
+                            BackoffStrategy.exponentialDelay(
+                                nonZero(policy.baseDelay()), nonZero(policy.maxBackoff())))
+                        .circuitBreakerEnabled(false)
+                        .build())
+                .apiCallAttemptTimeout(policy.attemptTimeout())
+                .apiCallTimeout(policy.callTimeout()));
     String accessKey = environment.get("AWS_ACCESS_KEY_ID");
     String secretKey = environment.get("AWS_SECRET_ACCESS_KEY");
     if (accessKey != null && secretKey != null) {
       String token = environment.get("AWS_SESSION_TOKEN");
-      builder.credentialsProvider(StaticCredentialsProvider.create(
-          token == null
-              ? AwsBasicCredentials.create(accessKey, secretKey)
-              : AwsSessionCredentials.create(accessKey, secretKey, token)));
+      builder.credentialsProvider(
+          StaticCredentialsProvider.create(
+              token == null
+                  ? AwsBasicCredentials.create(accessKey, secretKey)
+                  : AwsSessionCredentials.create(accessKey, secretKey, token)));
     }
     builder.region(region(environment));
     endpoint(environment, service).ifPresent(builder::endpointOverride);
     return builder;
   }
 
-  /** Variables of the AWS retry and timeout policy, with their defaults in {@link RetryPolicy#defaults()}. */
+  /**
+   * Variables of the AWS retry and timeout policy, with their defaults in {@link
+   * RetryPolicy#defaults()}.
+   */
   public static final String MAX_ATTEMPTS = "COMPACTOR_AWS_MAX_ATTEMPTS";
+
   public static final String BASE_DELAY_MS = "COMPACTOR_AWS_BASE_DELAY_MS";
   public static final String MAX_BACKOFF_MS = "COMPACTOR_AWS_MAX_BACKOFF_MS";
   public static final String ATTEMPT_TIMEOUT_MS = "COMPACTOR_AWS_ATTEMPT_TIMEOUT_MS";
@@ -97,16 +109,26 @@ public final class AwsClients {
     int attempts = (int) whole(environment, MAX_ATTEMPTS, d.maxAttempts(), 1, violations);
     long base = whole(environment, BASE_DELAY_MS, d.baseDelay().toMillis(), 0, violations);
     long backoff = whole(environment, MAX_BACKOFF_MS, d.maxBackoff().toMillis(), 0, violations);
-    long attempt = whole(environment, ATTEMPT_TIMEOUT_MS, d.attemptTimeout().toMillis(), 1, violations);
+    long attempt =
+        whole(environment, ATTEMPT_TIMEOUT_MS, d.attemptTimeout().toMillis(), 1, violations);
     long call = whole(environment, CALL_TIMEOUT_MS, d.callTimeout().toMillis(), 1, violations);
     if (!violations.isEmpty()) {
       throw Errors.invalidRequest(violations);
     }
-    return new RetryPolicy(attempts, Duration.ofMillis(base), Duration.ofMillis(backoff), Duration.ofMillis(attempt),
+    return new RetryPolicy(
+        attempts,
+        Duration.ofMillis(base),
+        Duration.ofMillis(backoff),
+        Duration.ofMillis(attempt),
         Duration.ofMillis(call));
   }
 
-  private static long whole(Map<String, String> environment, String variable, long fallback, long min, List<Violation> violations) {
+  private static long whole(
+      Map<String, String> environment,
+      String variable,
+      long fallback,
+      long min,
+      List<Violation> violations) {
     String raw = environment.get(variable);
     if (raw == null || raw.isBlank()) {
       return fallback;
@@ -142,7 +164,8 @@ public final class AwsClients {
 
   /** {@code AWS_ENDPOINT_URL_<SERVICE>}, else {@code AWS_ENDPOINT_URL}, when set. */
   public static Optional<URI> endpoint(Map<String, String> environment, String service) {
-    return Optional.ofNullable(environment.get("AWS_ENDPOINT_URL_" + service.toUpperCase(Locale.ROOT)))
+    return Optional.ofNullable(
+            environment.get("AWS_ENDPOINT_URL_" + service.toUpperCase(Locale.ROOT)))
         .or(() -> Optional.ofNullable(environment.get("AWS_ENDPOINT_URL")))
         .filter(e -> !e.isBlank())
         .map(e -> URI.create(e.strip()));

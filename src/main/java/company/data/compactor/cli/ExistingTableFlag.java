@@ -8,7 +8,10 @@ import picocli.CommandLine.Option;
 /** The required table of the single-step commands (plan, inspect, vacuum): never a demo. */
 final class ExistingTableFlag {
 
-  @Option(names = "--table-uri", paramLabel = "URI", required = true,
+  @Option(
+      names = "--table-uri",
+      paramLabel = "URI",
+      required = true,
       description = "Local path (relative to --work-dir), file: or s3:// URI.")
   String tableUri;
 

@@ -42,45 +42,76 @@ final class HistoryCommand implements Callable<Integer> {
   @Mixin private CommonOptions common;
   @Mixin private ExistingTableFlag table;
 
-  @Option(names = "--limit", paramLabel = "N", description = "Most recent runs to show (1-1000). Default: " + DEFAULT_LIMIT)
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      description = "Most recent runs to show (1-1000). Default: " + DEFAULT_LIMIT)
   int limit = DEFAULT_LIMIT;
 
   @Override
   public Integer call() throws JsonProcessingException {
     if (limit < 1 || limit > 1000) {
-      throw Errors.invalidRequest(List.of(new Violation("limit", Integer.toString(limit), "must be between 1 and 1000")));
+      throw Errors.invalidRequest(
+          List.of(new Violation("limit", Integer.toString(limit), "must be between 1 and 1000")));
     }
-    TableLocation location = TableUris.resolve(RequestReader.read(table.inputs()), common.workDir());
+    TableLocation location =
+        TableUris.resolve(RequestReader.read(table.inputs()), common.workDir());
     Wiring.checkAllowed(location, common.workDir(), main.environment());
     TelemetryStore store = Wiring.telemetry(common.workDir(), main.environment());
     List<Map<String, Object>> runs = store.recent(location, limit);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
-      out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(runs));
+      out.println(
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(runs));
     } else {
       out.print(render(location, store, runs));
     }
     out.flush();
-    spec.commandLine().getErr().println(runs.size() + " run(s) of " + location + " from " + store.describe());
+    spec.commandLine()
+        .getErr()
+        .println(runs.size() + " run(s) of " + location + " from " + store.describe());
     spec.commandLine().getErr().flush();
     return Main.EXIT_OK;
   }
 
-  static String render(TableLocation location, TelemetryStore store, List<Map<String, Object>> runs) {
+  static String render(
+      TableLocation location, TelemetryStore store, List<Map<String, Object>> runs) {
     StringBuilder text = new StringBuilder();
-    text.append("History of ").append(location).append(" (newest first, from ").append(store.describe()).append(")\n");
+    text.append("History of ")
+        .append(location)
+        .append(" (newest first, from ")
+        .append(store.describe())
+        .append(")\n");
     if (runs.isEmpty()) {
       return text.append("no runs recorded\n").toString();
     }
-    text.append(String.format(Locale.ROOT, "%-30s %-8s %-36s %7s %7s %9s %11s %12s %17s%n",
-        "evaluated_at", "command", "execution_id", "files", "small%", "compacted", "files_after", "vacuum c/d", "latency ms"));
+    text.append(
+        String.format(
+            Locale.ROOT,
+            "%-30s %-8s %-36s %7s %7s %9s %11s %12s %17s%n",
+            "evaluated_at",
+            "command",
+            "execution_id",
+            "files",
+            "small%",
+            "compacted",
+            "files_after",
+            "vacuum c/d",
+            "latency ms"));
     for (Map<String, Object> run : runs) {
-      text.append(String.format(Locale.ROOT, "%-30s %-8s %-36s %7s %7s %9s %11s %12s %17s%n",
-          run.get("evaluated_at"), run.get("command"), run.get("execution_id"),
-          value(run, "total_files_before"), value(run, "small_file_ratio_pct"), value(run, "compaction_executed"),
-          value(run, "files_after"),
-          value(run, "vacuum_candidate_files") + "/" + value(run, "vacuum_deleted_files"),
-          value(run, "read_latency_pre_ms") + "->" + value(run, "read_latency_post_ms")));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "%-30s %-8s %-36s %7s %7s %9s %11s %12s %17s%n",
+              run.get("evaluated_at"),
+              run.get("command"),
+              run.get("execution_id"),
+              value(run, "total_files_before"),
+              value(run, "small_file_ratio_pct"),
+              value(run, "compaction_executed"),
+              value(run, "files_after"),
+              value(run, "vacuum_candidate_files") + "/" + value(run, "vacuum_deleted_files"),
+              value(run, "read_latency_pre_ms") + "->" + value(run, "read_latency_post_ms")));
     }
     return text.toString();
   }

@@ -23,7 +23,14 @@ import picocli.CommandLine.Command;
       "",
       "Run without AWS on a demo table:  bin/compactor run"
     },
-    subcommands = {RunCommand.class, PlanCommand.class, InspectCommand.class, VacuumCommand.class, HistoryCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      RunCommand.class,
+      PlanCommand.class,
+      InspectCommand.class,
+      VacuumCommand.class,
+      HistoryCommand.class,
+      CommandLine.HelpCommand.class
+    },
     footer = {
       "",
       "Exit codes: 0 success, 2 invalid input (nothing touched), 3 maintenance done but reporting"
@@ -54,7 +61,8 @@ public final class Main implements Callable<Integer> {
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
     CliLogging.configure();
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    System.exit(
+        execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
   /** Runs the command line with the given streams and returns the exit code (for tests). */
@@ -63,7 +71,8 @@ public final class Main implements Callable<Integer> {
   }
 
   /** As {@link #execute(String[], PrintWriter, PrintWriter)}, with an explicit environment. */
-  public static int execute(String[] args, PrintWriter out, PrintWriter err, Map<String, String> environment) {
+  public static int execute(
+      String[] args, PrintWriter out, PrintWriter err, Map<String, String> environment) {
     CommandLine cli = new CommandLine(new Main(environment));
     cli.setOut(out);
     cli.setErr(err);

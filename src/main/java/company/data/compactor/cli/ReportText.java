@@ -2,9 +2,9 @@ package company.data.compactor.cli;
 
 import company.data.compactor.report.CompactionPartitionReport;
 import company.data.compactor.report.CompactionReport;
+import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.PartitionReport;
 import company.data.compactor.report.PlanPartitionReport;
-import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
 import java.util.Locale;
 
@@ -27,8 +27,15 @@ final class ReportText {
             report.avgFileSizeMb(),
             report.totalSizeMb(),
             report.totalRows() == null ? "unknown" : report.totalRows()));
-    out.append(String.format(Locale.ROOT, "compaction %s%n%n", report.compactionRequired() ? "required" : "not required"));
-    int width = Math.max("partition".length(), report.partitions().stream().mapToInt(p -> p.partition().length()).max().orElse(0));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "compaction %s%n%n",
+            report.compactionRequired() ? "required" : "not required"));
+    int width =
+        Math.max(
+            "partition".length(),
+            report.partitions().stream().mapToInt(p -> p.partition().length()).max().orElse(0));
     out.append(
         String.format(
             Locale.ROOT,
@@ -53,25 +60,40 @@ final class ReportText {
     }
     if (report.vacuum() != null && report.vacuum().vacuumSkippedReason() == null) {
       var v = report.vacuum();
-      out.append(String.format(Locale.ROOT, "%nvacuum     %s, retention %d h (%s), cutoff %s: %d candidates (%d bytes), %s%n",
-          v.vacuumMode(), v.vacuumRetentionHours(), v.vacuumRetentionSource(), v.vacuumCutoff(),
-          v.candidateFilesCount(), v.candidateBytes(), v.vacuumDryRun() ? "dry run" : v.deletedFilesCount() + " deleted"));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%nvacuum     %s, retention %d h (%s), cutoff %s: %d candidates (%d bytes), %s%n",
+              v.vacuumMode(),
+              v.vacuumRetentionHours(),
+              v.vacuumRetentionSource(),
+              v.vacuumCutoff(),
+              v.candidateFilesCount(),
+              v.candidateBytes(),
+              v.vacuumDryRun() ? "dry run" : v.deletedFilesCount() + " deleted"));
       v.candidateSample().forEach(p -> out.append("  ").append(p).append(System.lineSeparator()));
-      v.vacuumWarnings().forEach(w -> out.append("  warning: ").append(w).append(System.lineSeparator()));
+      v.vacuumWarnings()
+          .forEach(w -> out.append("  warning: ").append(w).append(System.lineSeparator()));
     }
     if (report.compaction() != null) {
       out.append(System.lineSeparator()).append(compaction(report.compaction()));
     }
     out.append(System.lineSeparator());
     for (StepOutcome step : report.steps()) {
-      out.append(String.format(Locale.ROOT, "%-8s %-13s %s%n", step.step(), step.status(), step.detail()));
+      out.append(
+          String.format(Locale.ROOT, "%-8s %-13s %s%n", step.step(), step.status(), step.detail()));
     }
     if (report.delivery() != null) {
       if (report.delivery().htmlReportUri() != null) {
-        out.append(String.format(Locale.ROOT, "%nreport     %s%n", report.delivery().htmlReportUri()));
+        out.append(
+            String.format(Locale.ROOT, "%nreport     %s%n", report.delivery().htmlReportUri()));
       }
-      out.append(String.format(Locale.ROOT, "slack      %s (%s)%n",
-          report.delivery().slackNotification(), report.delivery().slackNotificationDetail()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "slack      %s (%s)%n",
+              report.delivery().slackNotification(),
+              report.delivery().slackNotificationDetail()));
     }
     return out.toString();
   }
@@ -79,29 +101,59 @@ final class ReportText {
   private static String compaction(CompactionReport c) {
     StringBuilder out = new StringBuilder();
     var plan = c.compactionPlan();
-    out.append(String.format(Locale.ROOT,
-        "plan       %d bins, %d files, %.4f MB to rewrite (layout %s%s); %d bins, %d bytes deferred%n",
-        plan.bins(), plan.filesToRewrite(), plan.bytesToRewrite() / 1048576.0, plan.layout(),
-        plan.partitionFilter().isEmpty() ? "" : ", filter " + plan.partitionFilter(),
-        plan.binsDeferred(), plan.bytesDeferred()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "plan       %d bins, %d files, %.4f MB to rewrite (layout %s%s); %d bins, %d bytes deferred%n",
+            plan.bins(),
+            plan.filesToRewrite(),
+            plan.bytesToRewrite() / 1048576.0,
+            plan.layout(),
+            plan.partitionFilter().isEmpty() ? "" : ", filter " + plan.partitionFilter(),
+            plan.binsDeferred(),
+            plan.bytesDeferred()));
     if (plan.filesWithDeletionVectors() > 0) {
-      out.append(String.format(Locale.ROOT,
-          "  %d files with deletion vectors left out (not rewritable yet; purge them to compact them)%n",
-          plan.filesWithDeletionVectors()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %d files with deletion vectors left out (not rewritable yet; purge them to compact them)%n",
+              plan.filesWithDeletionVectors()));
     }
     for (PlanPartitionReport p : plan.partitions()) {
-      out.append(String.format(Locale.ROOT, "  %-40s %-16s files %d, small %d, bins %d%n",
-          p.partition(), p.decision(), p.files(), p.smallFiles(), p.bins()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %-40s %-16s files %d, small %d, bins %d%n",
+              p.partition(),
+              p.decision(),
+              p.files(),
+              p.smallFiles(),
+              p.bins()));
     }
     if (c.compacted() || !c.compactionPartitions().isEmpty()) {
-      out.append(String.format(Locale.ROOT,
-          "compacted  %d -> %d files (%d removed, %d added), %.4f MB in %d ms (%.1f MB/s), version %d -> %d%n",
-          c.filesBefore(), c.filesAfter(), c.filesRemoved(), c.filesAdded(), c.bytesCompactedMb(),
-          c.compactionDurationMs(), c.compactionMbPerSec(), c.versionBefore(), c.versionAfter()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "compacted  %d -> %d files (%d removed, %d added), %.4f MB in %d ms (%.1f MB/s), version %d -> %d%n",
+              c.filesBefore(),
+              c.filesAfter(),
+              c.filesRemoved(),
+              c.filesAdded(),
+              c.bytesCompactedMb(),
+              c.compactionDurationMs(),
+              c.compactionMbPerSec(),
+              c.versionBefore(),
+              c.versionAfter()));
       for (CompactionPartitionReport p : c.compactionPartitions()) {
-        out.append(String.format(Locale.ROOT, "  %-40s %-20s %d -> %d files%s%n",
-            p.partition(), p.status(), p.filesRemoved(), p.filesAdded(),
-            p.detail() == null ? "" : " (" + p.detail() + ")"));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "  %-40s %-20s %d -> %d files%s%n",
+                p.partition(),
+                p.status(),
+                p.filesRemoved(),
+                p.filesAdded(),
+                p.detail() == null ? "" : " (" + p.detail() + ")"));
       }
     }
     return out.toString();

@@ -29,25 +29,38 @@ final class RunCommand implements Callable<Integer> {
   @ParentCommand private Main main;
   @Mixin private CommonOptions common;
 
-  @Option(names = "--table-uri", paramLabel = "URI",
-      description = "Local path (relative to --work-dir), file: or s3:// URI. Default: "
-          + MaintenanceRequest.DEFAULT_TABLE_URI)
+  @Option(
+      names = "--table-uri",
+      paramLabel = "URI",
+      description =
+          "Local path (relative to --work-dir), file: or s3:// URI. Default: "
+              + MaintenanceRequest.DEFAULT_TABLE_URI)
   String tableUri;
 
-  @Option(names = "--demo-mode", paramLabel = "true|false",
-      description = "Seed a fresh demo table at --table-uri first (replaces only a previous demo"
-          + " table; refuses anything else). Default: " + MaintenanceRequest.DEFAULT_DEMO_MODE)
+  @Option(
+      names = "--demo-mode",
+      paramLabel = "true|false",
+      description =
+          "Seed a fresh demo table at --table-uri first (replaces only a previous demo"
+              + " table; refuses anything else). Default: "
+              + MaintenanceRequest.DEFAULT_DEMO_MODE)
   String demoMode;
 
   @Mixin private GateFlags gate;
   @Mixin private CompactionFlags compaction;
   @Mixin private VacuumFlags vacuum;
 
-  @Option(names = "--latency-sla-ms", paramLabel = "X",
-      description = "Read-latency SLA for the probe (> 0). Default: " + MaintenanceRequest.DEFAULT_LATENCY_SLA_MS)
+  @Option(
+      names = "--latency-sla-ms",
+      paramLabel = "X",
+      description =
+          "Read-latency SLA for the probe (> 0). Default: "
+              + MaintenanceRequest.DEFAULT_LATENCY_SLA_MS)
   String latencySlaMs;
 
-  @Option(names = "--notify-slack", paramLabel = "true|false",
+  @Option(
+      names = "--notify-slack",
+      paramLabel = "true|false",
       description = "Send the Slack summary. Default: " + MaintenanceRequest.DEFAULT_NOTIFY_SLACK)
   String notifySlack;
 
@@ -61,6 +74,11 @@ final class RunCommand implements Callable<Integer> {
     vacuum.putInto(inputs);
     CliInputs.put(inputs, InputKey.LATENCY_SLA_MS, latencySlaMs);
     CliInputs.put(inputs, InputKey.NOTIFY_SLACK, notifySlack);
-    return CliInputs.runLeased(spec, main, common, inputs, (pipeline, request, location) -> pipeline.run(request, location));
+    return CliInputs.runLeased(
+        spec,
+        main,
+        common,
+        inputs,
+        (pipeline, request, location) -> pipeline.run(request, location));
   }
 }

@@ -33,6 +33,11 @@ final class VacuumCommand implements Callable<Integer> {
   public Integer call() {
     Map<String, Object> inputs = table.inputs();
     vacuum.putInto(inputs);
-    return CliInputs.runLeased(spec, main, common, inputs, (pipeline, request, location) -> pipeline.vacuumOnly(request, location));
+    return CliInputs.runLeased(
+        spec,
+        main,
+        common,
+        inputs,
+        (pipeline, request, location) -> pipeline.vacuumOnly(request, location));
   }
 }

@@ -8,18 +8,28 @@ import picocli.CommandLine.Option;
 /** The vacuum flags: run, vacuum. */
 final class VacuumFlags {
 
-  @Option(names = "--vacuum-retention-hours", paramLabel = "H",
-      description = "Keep obsolete files at least this long (>= 168, no override). Default: "
-          + MaintenanceRequest.MIN_VACUUM_RETENTION_HOURS)
+  @Option(
+      names = "--vacuum-retention-hours",
+      paramLabel = "H",
+      description =
+          "Keep obsolete files at least this long (>= 168, no override). Default: "
+              + MaintenanceRequest.MIN_VACUUM_RETENTION_HOURS)
   String vacuumRetentionHours;
 
-  @Option(names = "--vacuum-dry-run", paramLabel = "true|false",
-      description = "List vacuum candidates without deleting. Default: " + MaintenanceRequest.DEFAULT_VACUUM_DRY_RUN)
+  @Option(
+      names = "--vacuum-dry-run",
+      paramLabel = "true|false",
+      description =
+          "List vacuum candidates without deleting. Default: "
+              + MaintenanceRequest.DEFAULT_VACUUM_DRY_RUN)
   String vacuumDryRun;
 
-  @Option(names = "--vacuum-mode", paramLabel = "lite|full",
-      description = "lite: files whose tombstones expired; full: also untracked files. Default: "
-          + MaintenanceRequest.DEFAULT_VACUUM_MODE)
+  @Option(
+      names = "--vacuum-mode",
+      paramLabel = "lite|full",
+      description =
+          "lite: files whose tombstones expired; full: also untracked files. Default: "
+              + MaintenanceRequest.DEFAULT_VACUUM_MODE)
   String vacuumMode;
 
   void putInto(Map<String, Object> inputs) {

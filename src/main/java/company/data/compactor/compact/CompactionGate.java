@@ -4,8 +4,8 @@ import company.data.compactor.model.DataFile;
 import java.util.List;
 
 /**
- * The named decisions of the planner, each a predicate that reads as English:
- * {@code gate.isCandidate(file)}, {@code gate.shouldCompact(files)}.
+ * The named decisions of the planner, each a predicate that reads as English: {@code
+ * gate.isCandidate(file)}, {@code gate.shouldCompact(files)}.
  */
 public final class CompactionGate {
 

@@ -32,15 +32,31 @@ public record CompactionOptions(
     List<String> zOrderColumns,
     long maxZOrderGroupBytes) {
 
-  /** Default {@code max_zorder_group_bytes}: 2 GiB, so inputs, outputs and spill fit Lambda's 10 GB. */
+  /**
+   * Default {@code max_zorder_group_bytes}: 2 GiB, so inputs, outputs and spill fit Lambda's 10 GB.
+   */
   public static final long DEFAULT_MAX_ZORDER_GROUP_BYTES = 2L << 30;
 
   /** Options with the default Z-order group bound. */
-  public CompactionOptions(long smallFileThresholdBytes, double ratioThresholdPct, long targetFileSizeBytes,
-      long maxBinBytes, PartitionFilter partitionFilter, OptionalLong maxBytesPerRun, Layout layout,
+  public CompactionOptions(
+      long smallFileThresholdBytes,
+      double ratioThresholdPct,
+      long targetFileSizeBytes,
+      long maxBinBytes,
+      PartitionFilter partitionFilter,
+      OptionalLong maxBytesPerRun,
+      Layout layout,
       List<String> zOrderColumns) {
-    this(smallFileThresholdBytes, ratioThresholdPct, targetFileSizeBytes, maxBinBytes, partitionFilter, maxBytesPerRun,
-        layout, zOrderColumns, DEFAULT_MAX_ZORDER_GROUP_BYTES);
+    this(
+        smallFileThresholdBytes,
+        ratioThresholdPct,
+        targetFileSizeBytes,
+        maxBinBytes,
+        partitionFilter,
+        maxBytesPerRun,
+        layout,
+        zOrderColumns,
+        DEFAULT_MAX_ZORDER_GROUP_BYTES);
   }
 
   /** The default bin bound: eight target-size outputs, at least 1 GiB. */
@@ -53,10 +69,15 @@ public record CompactionOptions(
     Objects.requireNonNull(maxBytesPerRun, "maxBytesPerRun");
     Objects.requireNonNull(layout, "layout");
     zOrderColumns = List.copyOf(zOrderColumns);
-    if (layout == Layout.Z_ORDER && (zOrderColumns.isEmpty() || zOrderColumns.size() > ZOrderKey.MAX_COLUMNS)) {
-      throw new IllegalArgumentException("Z-order needs 1 to " + ZOrderKey.MAX_COLUMNS + " columns");
+    if (layout == Layout.Z_ORDER
+        && (zOrderColumns.isEmpty() || zOrderColumns.size() > ZOrderKey.MAX_COLUMNS)) {
+      throw new IllegalArgumentException(
+          "Z-order needs 1 to " + ZOrderKey.MAX_COLUMNS + " columns");
     }
-    if (smallFileThresholdBytes <= 0 || targetFileSizeBytes <= 0 || maxBinBytes <= 0 || maxZOrderGroupBytes <= 0) {
+    if (smallFileThresholdBytes <= 0
+        || targetFileSizeBytes <= 0
+        || maxBinBytes <= 0
+        || maxZOrderGroupBytes <= 0) {
       throw new IllegalArgumentException("sizes must be positive");
     }
   }

@@ -3,8 +3,8 @@ package company.data.compactor.compact;
 import java.util.List;
 
 /**
- * An immutable plan: which bins to rewrite now, which wait for a later run, and why each
- * partition was or was not touched. A dry run returns it as is.
+ * An immutable plan: which bins to rewrite now, which wait for a later run, and why each partition
+ * was or was not touched. A dry run returns it as is.
  *
  * @param readVersion the table version the plan was made from; commits are based on it
  * @param options the options it was made with

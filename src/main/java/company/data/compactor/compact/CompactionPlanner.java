@@ -18,25 +18,25 @@ import java.util.TreeMap;
  *   <li>Partition gate: each partition's own ratio reaches it too; healthy partitions are left
  *       alone.
  *   <li>Bins: within a partition, runs of adjacent candidates (commit order: modification time,
- *       then path); a large file between small ones breaks the run. A run is one bin, cut only
- *       when it exceeds {@code maxBinBytes} of input. The writer splits each bin's output at the
- *       target size, so outputs land at the target whatever the compression achieves (filling
- *       bins by an estimated output size lands them far under it and rewrites them again:
- *       delta-rs #2576). Single-file bins are dropped.
+ *       then path); a large file between small ones breaks the run. A run is one bin, cut only when
+ *       it exceeds {@code maxBinBytes} of input. The writer splits each bin's output at the target
+ *       size, so outputs land at the target whatever the compression achieves (filling bins by an
+ *       estimated output size lands them far under it and rewrites them again: delta-rs #2576).
+ *       Single-file bins are dropped.
  *   <li>Z-order ({@code layout} Z_ORDER): instead of bins of small files, every file of the
- *       partition in groups of at most {@code max_zorder_group_bytes}, rows globally ordered by
- *       the Z-order key within a group; a partition whose files were all written Z-ordered by the
- *       same columns (their tag) and has no file since is left alone, so a rerun converges.
- *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes;
- *       the rest is deferred.
+ *       partition in groups of at most {@code max_zorder_group_bytes}, rows globally ordered by the
+ *       Z-order key within a group; a partition whose files were all written Z-ordered by the same
+ *       columns (their tag) and has no file since is left alone, so a rerun converges.
+ *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes; the
+ *       rest is deferred.
  *   <li>Deletion vectors: the rewrite cannot apply them yet, so files that carry one are left out
  *       of bins (and counted in the plan) instead of being planned for a run that would refuse.
  * </ol>
  *
  * <p>Convergence: outputs are at least the target size except one remainder per bin, and full
  * outputs are not candidates (when the small-file threshold is at most the target). A partition
- * rewritten as one bin is left with at most one small file, so a second run plans nothing there;
- * a run cut into several bins leaves one remainder per bin, which the next run merges once.
+ * rewritten as one bin is left with at most one small file, so a second run plans nothing there; a
+ * run cut into several bins leaves one remainder per bin, which the next run merges once.
  */
 public final class CompactionPlanner {
 
@@ -54,11 +54,12 @@ public final class CompactionPlanner {
       byPartition.computeIfAbsent(file.partition(), k -> new ArrayList<>()).add(file);
     }
     List<DataFile> inScope = new ArrayList<>();
-    byPartition.forEach((partition, files) -> {
-      if (options.partitionFilter().matches(partition)) {
-        inScope.addAll(files);
-      }
-    });
+    byPartition.forEach(
+        (partition, files) -> {
+          if (options.partitionFilter().matches(partition)) {
+            inScope.addAll(files);
+          }
+        });
     boolean tableGate = gate.shouldCompact(inScope);
 
     List<PartitionDecision> decisions = new ArrayList<>();
@@ -69,28 +70,37 @@ public final class CompactionPlanner {
       List<DataFile> files = entry.getValue();
       int small = (int) files.stream().filter(gate::isCandidate).count();
       if (!options.partitionFilter().matches(partition)) {
-        decisions.add(new PartitionDecision(partition, files.size(), small, PartitionDecision.Outcome.FILTERED_OUT, 0));
+        decisions.add(
+            new PartitionDecision(
+                partition, files.size(), small, PartitionDecision.Outcome.FILTERED_OUT, 0));
         continue;
       }
       if (!tableGate || !gate.shouldCompact(files)) {
-        decisions.add(new PartitionDecision(partition, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
+        decisions.add(
+            new PartitionDecision(
+                partition, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
         continue;
       }
       if (options.layout() == Layout.Z_ORDER && isClustered(files, options.zOrderColumns())) {
-        decisions.add(new PartitionDecision(partition, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
+        decisions.add(
+            new PartitionDecision(
+                partition, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
         continue;
       }
       List<DataFile> rewritable = files.stream().filter(f -> !f.hasDeletionVector()).toList();
       withDeletionVectors += files.size() - rewritable.size();
-      List<Bin> bins = options.layout() == Layout.Z_ORDER
-          ? zOrderGroups(partition, rewritable, options.maxZOrderGroupBytes())
-          : binsOf(partition, rewritable, gate);
+      List<Bin> bins =
+          options.layout() == Layout.Z_ORDER
+              ? zOrderGroups(partition, rewritable, options.maxZOrderGroupBytes())
+              : binsOf(partition, rewritable, gate);
       decisions.add(
           new PartitionDecision(
               partition,
               files.size(),
               small,
-              bins.isEmpty() ? PartitionDecision.Outcome.NOTHING_TO_MERGE : PartitionDecision.Outcome.COMPACT,
+              bins.isEmpty()
+                  ? PartitionDecision.Outcome.NOTHING_TO_MERGE
+                  : PartitionDecision.Outcome.COMPACT,
               bins.size()));
       planned.addAll(bins);
     }
@@ -107,7 +117,8 @@ public final class CompactionPlanner {
         deferred.add(bin);
       }
     }
-    return new CompactionPlan(snapshot.version(), options, tableGate, now, deferred, decisions, withDeletionVectors);
+    return new CompactionPlan(
+        snapshot.version(), options, tableGate, now, deferred, decisions, withDeletionVectors);
   }
 
   /** Whether every file of a partition was written Z-ordered by {@code columns}. */
@@ -117,10 +128,11 @@ public final class CompactionPlanner {
 
   /**
    * Z-order rewrites every file of a partition that passed the gates, so the whole partition is
-   * clustered: files in commit order, cut into groups of at most {@code maxGroupBytes} input
-   * (a single file larger than that is a group of its own).
+   * clustered: files in commit order, cut into groups of at most {@code maxGroupBytes} input (a
+   * single file larger than that is a group of its own).
    */
-  private static List<Bin> zOrderGroups(PartitionValues partition, List<DataFile> files, long maxGroupBytes) {
+  private static List<Bin> zOrderGroups(
+      PartitionValues partition, List<DataFile> files, long maxGroupBytes) {
     List<DataFile> ordered = new ArrayList<>(files);
     ordered.sort(COMMIT_ORDER);
     List<Bin> groups = new ArrayList<>();
@@ -141,7 +153,8 @@ public final class CompactionPlanner {
     return groups;
   }
 
-  private static List<Bin> binsOf(PartitionValues partition, List<DataFile> files, CompactionGate gate) {
+  private static List<Bin> binsOf(
+      PartitionValues partition, List<DataFile> files, CompactionGate gate) {
     List<DataFile> ordered = new ArrayList<>(files);
     ordered.sort(COMMIT_ORDER);
     List<Bin> bins = new ArrayList<>();
@@ -167,7 +180,11 @@ public final class CompactionPlanner {
   }
 
   private static void close(
-      PartitionValues partition, List<DataFile> files, long bytes, CompactionGate gate, List<Bin> bins) {
+      PartitionValues partition,
+      List<DataFile> files,
+      long bytes,
+      CompactionGate gate,
+      List<Bin> bins) {
     if (gate.isWorthRewriting(files)) {
       bins.add(new Bin(partition, files, bytes));
     }

@@ -11,7 +11,8 @@ import company.data.compactor.model.PartitionValues;
  * @param outcome the decision
  * @param bins bins planned (including deferred ones)
  */
-public record PartitionDecision(PartitionValues partition, int files, int smallFiles, Outcome outcome, int bins) {
+public record PartitionDecision(
+    PartitionValues partition, int files, int smallFiles, Outcome outcome, int bins) {
 
   /** Why a partition is or is not compacted. */
   public enum Outcome {

@@ -18,10 +18,10 @@ import java.util.Objects;
  * <p>Grammar: comparisons {@code = != <> < <= > >=} against a literal ({@code 'text'} with {@code
  * ''} for a quote, or a number), {@code [NOT] IN (literal, ...)}, {@code IS [NOT] NULL}, combined
  * with {@code AND}, {@code OR}, {@code NOT} and parentheses. Column names may be quoted with
- * backticks or double quotes. Numeric partition columns compare as numbers, all others as text
- * (ISO dates and timestamps order correctly as text). A comparison with a NULL partition value is
- * false, as in SQL. A filter longer than {@link FilterLimits#MAX_CHARS} characters or nesting
- * parentheses deeper than {@link FilterLimits#MAX_DEPTH} is refused.
+ * backticks or double quotes. Numeric partition columns compare as numbers, all others as text (ISO
+ * dates and timestamps order correctly as text). A comparison with a NULL partition value is false,
+ * as in SQL. A filter longer than {@link FilterLimits#MAX_CHARS} characters or nesting parentheses
+ * deeper than {@link FilterLimits#MAX_DEPTH} is refused.
  */
 public final class PartitionFilter {
 
@@ -43,8 +43,8 @@ public final class PartitionFilter {
   /**
    * Parses {@code text} against {@code schema}.
    *
-   * @throws IllegalArgumentException naming the problem (a limit of {@link FilterLimits}, unknown or
-   *     non-partition column, bad literal, syntax) and where it is
+   * @throws IllegalArgumentException naming the problem (a limit of {@link FilterLimits}, unknown
+   *     or non-partition column, bad literal, syntax) and where it is
    */
   public static PartitionFilter parse(String text, TableSchema schema) {
     if (text == null || text.isBlank()) {
@@ -85,7 +85,12 @@ public final class PartitionFilter {
   }
 
   private enum Op {
-    EQ, NE, LT, LE, GT, GE;
+    EQ,
+    NE,
+    LT,
+    LE,
+    GT,
+    GE;
 
     boolean holds(int cmp) {
       return switch (this) {
@@ -110,9 +115,15 @@ public final class PartitionFilter {
         return new BigDecimal(literal.strip());
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
-            "partition column " + column + " is numeric, but "
-                + (quoted ? "'" + literal + "'" : literal) + " at position " + (at + 1)
-                + " of \"" + source + "\" is not a number");
+            "partition column "
+                + column
+                + " is numeric, but "
+                + (quoted ? "'" + literal + "'" : literal)
+                + " at position "
+                + (at + 1)
+                + " of \""
+                + source
+                + "\" is not a number");
       }
     }
 
@@ -218,27 +229,52 @@ public final class PartitionFilter {
     }
 
     private Typed partitionColumn(String column, int at) {
-      Column found = schema.column(column).orElseThrow(() -> new IllegalArgumentException(
-          "unknown column " + column + " at position " + (at + 1) + " of \"" + src
-              + "\"; partition columns: " + String.join(", ", schema.partitionColumns())));
+      Column found =
+          schema
+              .column(column)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "unknown column "
+                              + column
+                              + " at position "
+                              + (at + 1)
+                              + " of \""
+                              + src
+                              + "\"; partition columns: "
+                              + String.join(", ", schema.partitionColumns())));
       if (!schema.isPartitionColumn(column)) {
         throw new IllegalArgumentException(
-            column + " is not a partition column; a partition filter may only use "
+            column
+                + " is not a partition column; a partition filter may only use "
                 + (schema.partitionColumns().isEmpty()
                     ? "partition columns, and this table has none"
                     : String.join(", ", schema.partitionColumns())));
       }
       String type = found.type();
-      boolean numeric = type.equals("byte") || type.equals("short") || type.equals("integer")
-          || type.equals("long") || type.equals("float") || type.equals("double")
-          || type.startsWith("decimal");
+      boolean numeric =
+          type.equals("byte")
+              || type.equals("short")
+              || type.equals("integer")
+              || type.equals("long")
+              || type.equals("float")
+              || type.equals("double")
+              || type.startsWith("decimal");
       return new Typed(column, numeric);
     }
 
     private Op operator() {
       skipSpace();
-      for (String[] candidate : new String[][] {
-          {"<=", "LE"}, {">=", "GE"}, {"<>", "NE"}, {"!=", "NE"}, {"=", "EQ"}, {"<", "LT"}, {">", "GT"}}) {
+      for (String[] candidate :
+          new String[][] {
+            {"<=", "LE"},
+            {">=", "GE"},
+            {"<>", "NE"},
+            {"!=", "NE"},
+            {"=", "EQ"},
+            {"<", "LT"},
+            {">", "GT"}
+          }) {
         if (src.startsWith(candidate[0], pos)) {
           pos += candidate[0].length();
           return Op.valueOf(candidate[1]);
@@ -272,7 +308,8 @@ public final class PartitionFilter {
         return typed.parseLiteral(value.toString(), true, at, src);
       }
       int start = pos;
-      while (pos < src.length() && (Character.isDigit(src.charAt(pos)) || "+-.eE".indexOf(src.charAt(pos)) >= 0)) {
+      while (pos < src.length()
+          && (Character.isDigit(src.charAt(pos)) || "+-.eE".indexOf(src.charAt(pos)) >= 0)) {
         pos++;
       }
       if (start == pos) {
@@ -300,7 +337,8 @@ public final class PartitionFilter {
         return name;
       }
       int start = pos;
-      while (pos < src.length() && (Character.isLetterOrDigit(src.charAt(pos)) || src.charAt(pos) == '_')) {
+      while (pos < src.length()
+          && (Character.isLetterOrDigit(src.charAt(pos)) || src.charAt(pos) == '_')) {
         pos++;
       }
       if (start == pos) {
@@ -327,7 +365,8 @@ public final class PartitionFilter {
       int end = pos + word.length();
       return end <= src.length()
           && src.substring(pos, end).toUpperCase(Locale.ROOT).equals(word)
-          && (end == src.length() || !(Character.isLetterOrDigit(src.charAt(end)) || src.charAt(end) == '_'));
+          && (end == src.length()
+              || !(Character.isLetterOrDigit(src.charAt(end)) || src.charAt(end) == '_'));
     }
 
     private boolean consume(char c) {
@@ -368,9 +407,19 @@ public final class PartitionFilter {
     }
 
     private IllegalArgumentException syntax(String expected) {
-      String found = pos >= src.length() ? "the end" : "'" + src.substring(pos, Math.min(src.length(), pos + 12)) + "'";
+      String found =
+          pos >= src.length()
+              ? "the end"
+              : "'" + src.substring(pos, Math.min(src.length(), pos + 12)) + "'";
       return new IllegalArgumentException(
-          "expected " + expected + " at position " + (pos + 1) + " of \"" + src + "\", found " + found);
+          "expected "
+              + expected
+              + " at position "
+              + (pos + 1)
+              + " of \""
+              + src
+              + "\", found "
+              + found);
     }
   }
 

@@ -47,7 +47,8 @@ public record PartitionResult(
   }
 
   /** A partition whose rewrite did not land: nothing changed in the table. */
-  public static PartitionResult notCommitted(PartitionValues partition, Status status, String detail) {
+  public static PartitionResult notCommitted(
+      PartitionValues partition, Status status, String detail) {
     return new PartitionResult(partition, status, null, 0, 0, 0, 0, 0, detail, List.of());
   }
 }

@@ -7,9 +7,9 @@ import java.util.TreeSet;
 /**
  * Which table features the rewrite path handles correctly. Reading a feature is not writing it
  * correctly: anything not listed here (column mapping, type widening, row tracking, variant,
- * clustering, Iceberg compatibility, catalog-managed tables, and features not yet known) is
- * refused before any file is written. Deletion vectors are allowed on the table but files that
- * carry one are refused by the executor.
+ * clustering, Iceberg compatibility, catalog-managed tables, and features not yet known) is refused
+ * before any file is written. Deletion vectors are allowed on the table but files that carry one
+ * are refused by the executor.
  */
 public final class RewriteSupport {
 

@@ -28,7 +28,8 @@ public final class ZOrderKey {
    *
    * @param compare the column's order, e.g. {@code Comparable::compareTo}
    */
-  public static <T> int bucket(T value, List<T> boundaries, java.util.Comparator<? super T> compare) {
+  public static <T> int bucket(
+      T value, List<T> boundaries, java.util.Comparator<? super T> compare) {
     if (value == null) {
       return 0;
     }
@@ -48,8 +49,8 @@ public final class ZOrderKey {
   /**
    * Interleaves bucket ids, column 0's bit first at each level.
    *
-   * @throws IllegalArgumentException for no or more than {@value #MAX_COLUMNS} columns, or a
-   *     bucket outside {@code [0, BUCKETS)}
+   * @throws IllegalArgumentException for no or more than {@value #MAX_COLUMNS} columns, or a bucket
+   *     outside {@code [0, BUCKETS)}
    */
   public static long interleave(int... buckets) {
     checkColumns(buckets.length);
@@ -76,7 +77,14 @@ public final class ZOrderKey {
     for (int bit = BITS_PER_COLUMN - 1; bit >= 0; bit--) {
       for (int j = 0; j < columns; j++) {
         int position = bit * columns + (columns - 1 - j);
-        terms.add("(((CAST(" + bucketExpressions.get(j) + " AS BIGINT) >> " + bit + ") & 1) << " + position + ")");
+        terms.add(
+            "(((CAST("
+                + bucketExpressions.get(j)
+                + " AS BIGINT) >> "
+                + bit
+                + ") & 1) << "
+                + position
+                + ")");
       }
     }
     return "(" + String.join(" | ", terms) + ")";
@@ -84,7 +92,8 @@ public final class ZOrderKey {
 
   private static void checkColumns(int columns) {
     if (columns < 1 || columns > MAX_COLUMNS) {
-      throw new IllegalArgumentException("Z-order takes 1 to " + MAX_COLUMNS + " columns, not " + columns);
+      throw new IllegalArgumentException(
+          "Z-order takes 1 to " + MAX_COLUMNS + " columns, not " + columns);
     }
   }
 }

@@ -15,12 +15,12 @@ import java.util.TreeMap;
 
 /**
  * How well file statistics let a point lookup skip files, before and after Z-ordering. For each
- * Z-order column, point values are sampled evenly from the distinct min/max values the files
- * before and after the rewrite recorded for it (real values of the column; clustered files'
- * bounds spread over the column's range, where fragmented files' bounds crowd its extremes; the
- * same sample before and after); for each sampled value and each rewritten partition, the fraction of the partition's
- * files whose min/max could hold the value (a file without bounds always could) is averaged. Lower
- * is better: 1.0 means every lookup reads every file. Pure.
+ * Z-order column, point values are sampled evenly from the distinct min/max values the files before
+ * and after the rewrite recorded for it (real values of the column; clustered files' bounds spread
+ * over the column's range, where fragmented files' bounds crowd its extremes; the same sample
+ * before and after); for each sampled value and each rewritten partition, the fraction of the
+ * partition's files whose min/max could hold the value (a file without bounds always could) is
+ * averaged. Lower is better: 1.0 means every lookup reads every file. Pure.
  */
 public final class ZOrderSkipping {
 
@@ -37,7 +37,8 @@ public final class ZOrderSkipping {
    * @param fileFractionBefore average fraction of a partition's files a lookup reads before
    * @param fileFractionAfter the same after
    */
-  public record ColumnSkipping(String column, int sampledValues, double fileFractionBefore, double fileFractionAfter) {}
+  public record ColumnSkipping(
+      String column, int sampledValues, double fileFractionBefore, double fileFractionAfter) {}
 
   private ZOrderSkipping() {}
 
@@ -48,7 +49,10 @@ public final class ZOrderSkipping {
    * @param after the active files after it
    */
   public static List<ColumnSkipping> measure(
-      List<DataFile> before, List<DataFile> after, List<String> columns, Set<PartitionValues> partitions) {
+      List<DataFile> before,
+      List<DataFile> after,
+      List<String> columns,
+      Set<PartitionValues> partitions) {
     List<ColumnSkipping> result = new ArrayList<>();
     for (String column : columns) {
       Map<PartitionValues, List<Bounds>> beforeBounds = bounds(before, column, partitions);
@@ -57,7 +61,12 @@ public final class ZOrderSkipping {
       if (values.isEmpty()) {
         continue;
       }
-      result.add(new ColumnSkipping(column, values.size(), fraction(beforeBounds, values), fraction(afterBounds, values)));
+      result.add(
+          new ColumnSkipping(
+              column,
+              values.size(),
+              fraction(beforeBounds, values),
+              fraction(afterBounds, values)));
     }
     return result;
   }

@@ -58,8 +58,10 @@ public record MaintenanceRequest(
   public static final double DEFAULT_COMPACTION_RATIO_THRESHOLD_PCT = 40.0;
   public static final double DEFAULT_TARGET_FILE_SIZE_MB = 128;
   public static final List<String> DEFAULT_Z_ORDER_COLUMNS = List.of("customer_id");
+
   /** The retention floor; no input, property or environment variable can lower it. */
   public static final int MIN_VACUUM_RETENTION_HOURS = 168;
+
   public static final boolean DEFAULT_VACUUM_DRY_RUN = true;
   public static final double DEFAULT_LATENCY_SLA_MS = 150.0;
   public static final boolean DEFAULT_NOTIFY_SLACK = false;
@@ -95,16 +97,38 @@ public record MaintenanceRequest(
   /** This request with {@code demo_mode} off (for read-only commands). */
   public MaintenanceRequest withoutDemo() {
     return new MaintenanceRequest(
-        false, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
-        zOrderColumns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
-        partitionFilter, maxBytesPerRun, vacuumMode, maxZOrderGroupBytes);
+        false,
+        tableUri,
+        smallFileThresholdMb,
+        compactionRatioThresholdPct,
+        targetFileSizeMb,
+        zOrderColumns,
+        vacuumRetentionHours,
+        vacuumDryRun,
+        latencySlaMs,
+        notifySlack,
+        partitionFilter,
+        maxBytesPerRun,
+        vacuumMode,
+        maxZOrderGroupBytes);
   }
 
   /** This request with other Z-order columns. */
   public MaintenanceRequest withZOrderColumns(List<String> columns) {
     return new MaintenanceRequest(
-        demoMode, tableUri, smallFileThresholdMb, compactionRatioThresholdPct, targetFileSizeMb,
-        columns, vacuumRetentionHours, vacuumDryRun, latencySlaMs, notifySlack,
-        partitionFilter, maxBytesPerRun, vacuumMode, maxZOrderGroupBytes);
+        demoMode,
+        tableUri,
+        smallFileThresholdMb,
+        compactionRatioThresholdPct,
+        targetFileSizeMb,
+        columns,
+        vacuumRetentionHours,
+        vacuumDryRun,
+        latencySlaMs,
+        notifySlack,
+        partitionFilter,
+        maxBytesPerRun,
+        vacuumMode,
+        maxZOrderGroupBytes);
   }
 }

@@ -36,7 +36,9 @@ public final class RequestReader {
                 key,
                 RequestRules.render(inputs.get(key)),
                 "is not a known input (known: "
-                    + Arrays.stream(InputKey.values()).map(InputKey::key).collect(Collectors.joining(", "))
+                    + Arrays.stream(InputKey.values())
+                        .map(InputKey::key)
+                        .collect(Collectors.joining(", "))
                     + ")"));
       }
     }
@@ -57,8 +59,13 @@ public final class RequestReader {
             values.bool(InputKey.NOTIFY_SLACK, defaults.notifySlack()),
             values.string(InputKey.PARTITION_FILTER, defaults.partitionFilter()),
             values.optionalLong(InputKey.MAX_BYTES_PER_RUN),
-            values.string(InputKey.VACUUM_MODE, defaults.vacuumMode()).strip().toLowerCase(Locale.ROOT),
-            values.optionalLong(InputKey.MAX_ZORDER_GROUP_BYTES).orElse(defaults.maxZOrderGroupBytes()));
+            values
+                .string(InputKey.VACUUM_MODE, defaults.vacuumMode())
+                .strip()
+                .toLowerCase(Locale.ROOT),
+            values
+                .optionalLong(InputKey.MAX_ZORDER_GROUP_BYTES)
+                .orElse(defaults.maxZOrderGroupBytes()));
     // Rules are checked only on inputs that parsed, so one bad value is reported once.
     for (Violation v : RequestRules.violations(request)) {
       if (!values.malformed(v.key())) {

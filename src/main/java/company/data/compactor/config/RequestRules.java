@@ -23,10 +23,13 @@ public final class RequestRules {
     List<Violation> found = new ArrayList<>();
     found.addAll(TableUris.violations(InputKey.TABLE_URI.key(), request.tableUri()));
     for (String rule : FilterLimits.exceeded(request.partitionFilter())) {
-      found.add(violation(InputKey.PARTITION_FILTER, Violation.excerpt(request.partitionFilter()), rule));
+      found.add(
+          violation(InputKey.PARTITION_FILTER, Violation.excerpt(request.partitionFilter()), rule));
     }
     if (!(request.smallFileThresholdMb() > 0)) {
-      found.add(violation(InputKey.SMALL_FILE_THRESHOLD_MB, request.smallFileThresholdMb(), "must be > 0"));
+      found.add(
+          violation(
+              InputKey.SMALL_FILE_THRESHOLD_MB, request.smallFileThresholdMb(), "must be > 0"));
     }
     double ratio = request.compactionRatioThresholdPct();
     if (!(ratio > 0 && ratio <= 100)) {
@@ -50,14 +53,22 @@ public final class RequestRules {
       found.add(violation(InputKey.LATENCY_SLA_MS, request.latencySlaMs(), "must be > 0"));
     }
     if (request.maxZOrderGroupBytes() <= 0) {
-      found.add(violation(InputKey.MAX_ZORDER_GROUP_BYTES, request.maxZOrderGroupBytes(), "must be > 0"));
+      found.add(
+          violation(InputKey.MAX_ZORDER_GROUP_BYTES, request.maxZOrderGroupBytes(), "must be > 0"));
     }
     if (request.zOrderColumns().size() > MAX_Z_ORDER_COLUMNS) {
-      found.add(violation(InputKey.Z_ORDER_COLUMNS, request.zOrderColumns(),
-          "at most " + MAX_Z_ORDER_COLUMNS + " columns: each more column halves how well the others cluster"));
+      found.add(
+          violation(
+              InputKey.Z_ORDER_COLUMNS,
+              request.zOrderColumns(),
+              "at most "
+                  + MAX_Z_ORDER_COLUMNS
+                  + " columns: each more column halves how well the others cluster"));
     }
     if (request.maxBytesPerRun().isPresent() && request.maxBytesPerRun().getAsLong() <= 0) {
-      found.add(violation(InputKey.MAX_BYTES_PER_RUN, request.maxBytesPerRun().getAsLong(), "must be > 0"));
+      found.add(
+          violation(
+              InputKey.MAX_BYTES_PER_RUN, request.maxBytesPerRun().getAsLong(), "must be > 0"));
     }
     if (!request.vacuumMode().equals("lite") && !request.vacuumMode().equals("full")) {
       found.add(violation(InputKey.VACUUM_MODE, request.vacuumMode(), "must be lite or full"));
@@ -65,7 +76,9 @@ public final class RequestRules {
     Set<String> seen = new HashSet<>();
     for (String column : request.zOrderColumns()) {
       if (column.isBlank()) {
-        found.add(violation(InputKey.Z_ORDER_COLUMNS, request.zOrderColumns(), "must not contain blank names"));
+        found.add(
+            violation(
+                InputKey.Z_ORDER_COLUMNS, request.zOrderColumns(), "must not contain blank names"));
       } else if (!seen.add(column)) {
         found.add(
             violation(
@@ -100,7 +113,8 @@ public final class RequestRules {
                 InputKey.Z_ORDER_COLUMNS,
                 request.zOrderColumns(),
                 column
-                    + " has type " + schema.column(column).get().type()
+                    + " has type "
+                    + schema.column(column).get().type()
                     + ", which has no order Delta keeps min/max statistics for, so clustering on it"
                     + " cannot skip files; use a number, decimal, string, date, timestamp or boolean column"));
       } else if (schema.isPartitionColumn(column)) {
@@ -122,8 +136,18 @@ public final class RequestRules {
   /** Delta types with an order and min/max statistics: what a Z-order key can be built from. */
   static boolean isOrderable(String deltaType) {
     return switch (deltaType) {
-      case "byte", "short", "integer", "long", "float", "double", "string", "date", "timestamp", "timestamp_ntz",
-          "boolean" -> true;
+      case "byte",
+          "short",
+          "integer",
+          "long",
+          "float",
+          "double",
+          "string",
+          "date",
+          "timestamp",
+          "timestamp_ntz",
+          "boolean" ->
+          true;
       default -> deltaType.startsWith("decimal(");
     };
   }

@@ -33,14 +33,18 @@ public record TableAllowlist(List<TableLocation> prefixes) {
    * Parses comma-separated prefixes (paths or URIs, read like {@code table_uri}; relative paths
    * resolve against {@code workDir}); blank means any table.
    *
-   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST (a configuration
-   *     error) naming every prefix that is not a valid table location and the rule it breaks
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST (a configuration error)
+   *     naming every prefix that is not a valid table location and the rule it breaks
    */
   public static TableAllowlist parse(String commaSeparated, Path workDir) {
     if (commaSeparated == null || commaSeparated.isBlank()) {
       return new TableAllowlist(List.of());
     }
-    List<String> given = Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    List<String> given =
+        Arrays.stream(commaSeparated.split(","))
+            .map(String::strip)
+            .filter(s -> !s.isEmpty())
+            .toList();
     List<Violation> broken = new ArrayList<>();
     for (String prefix : given) {
       broken.addAll(TableUris.violations(ENVIRONMENT_VARIABLE, prefix));
@@ -56,11 +60,13 @@ public record TableAllowlist(List<TableLocation> prefixes) {
     if (prefixes.isEmpty() || prefixes.stream().anyMatch(location::isAtOrUnder)) {
       return List.of();
     }
-    return List.of(new Violation(
-        InputKey.TABLE_URI.key(),
-        location.uri(),
-        "is not under an allowed table prefix ("
-            + prefixes.stream().map(TableLocation::uri).collect(Collectors.joining(", "))
-            + "); ask the operator to add it to " + ENVIRONMENT_VARIABLE));
+    return List.of(
+        new Violation(
+            InputKey.TABLE_URI.key(),
+            location.uri(),
+            "is not under an allowed table prefix ("
+                + prefixes.stream().map(TableLocation::uri).collect(Collectors.joining(", "))
+                + "); ask the operator to add it to "
+                + ENVIRONMENT_VARIABLE));
   }
 }

@@ -24,9 +24,9 @@ public sealed interface CommitOutcome {
   record Conflicted(String reason) implements CommitOutcome {}
 
   /**
-   * Other writers kept winning the race for the next version while the commit rebased over them
-   * (no semantic conflict: they only appended); the log proves this commit absent and no commit
-   * adds its new files, so it may be tried again from the same read version, with the same files.
+   * Other writers kept winning the race for the next version while the commit rebased over them (no
+   * semantic conflict: they only appended); the log proves this commit absent and no commit adds
+   * its new files, so it may be tried again from the same read version, with the same files.
    *
    * @param reason what the committer saw
    */

@@ -9,8 +9,8 @@ public interface DeltaTables {
   /**
    * Loads the latest version of the table at {@code location}.
    *
-   * @throws company.data.compactor.error.CompactorException TABLE_NOT_FOUND when there is no
-   *     Delta table there; UNSUPPORTED_TABLE when its protocol cannot be read; OPERATION_FAILED on
+   * @throws company.data.compactor.error.CompactorException TABLE_NOT_FOUND when there is no Delta
+   *     table there; UNSUPPORTED_TABLE when its protocol cannot be read; OPERATION_FAILED on
    *     storage or log errors
    */
   TableSnapshot loadLatest(TableLocation location);

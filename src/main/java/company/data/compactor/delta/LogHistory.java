@@ -13,8 +13,8 @@ import java.util.List;
  *     files and their deletion-vector files from the checkpoint and every JSON commit still in the
  *     log, and change-data files of those commits; when a path was removed more than once, the
  *     latest removal
- * @param readdedPaths paths added again by a commit after their latest removal, and
- *     deletion-vector files an add references that no remove ever released
+ * @param readdedPaths paths added again by a commit after their latest removal, and deletion-vector
+ *     files an add references that no remove ever released
  */
 public record LogHistory(
     long latestVersion,

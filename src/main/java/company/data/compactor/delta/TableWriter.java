@@ -24,8 +24,8 @@ public interface TableWriter {
   /**
    * Appends rows of one partition in one commit.
    *
-   * @param rows each row's values in schema order, partition columns included; Java types:
-   *     String, Integer, Long, Double, Boolean, {@link java.time.LocalDate}, or null
+   * @param rows each row's values in schema order, partition columns included; Java types: String,
+   *     Integer, Long, Double, Boolean, {@link java.time.LocalDate}, or null
    * @return the committed version
    */
   long append(TableLocation location, PartitionValues partition, List<List<Object>> rows);

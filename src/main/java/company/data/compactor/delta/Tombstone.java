@@ -1,9 +1,9 @@
 package company.data.compactor.delta;
 
 /**
- * A file the log stopped referencing: the data file of a {@code remove} action, the
- * deletion-vector file its descriptor names (storage types {@code u} and {@code p}), or the
- * change-data file of a {@code cdc} action once the next version is committed.
+ * A file the log stopped referencing: the data file of a {@code remove} action, the deletion-vector
+ * file its descriptor names (storage types {@code u} and {@code p}), or the change-data file of a
+ * {@code cdc} action once the next version is committed.
  *
  * @param path absolute path of the file, unescaped (the form storage listings use)
  * @param removedAtMillis when it stopped being referenced: for a remove (and its deletion-vector

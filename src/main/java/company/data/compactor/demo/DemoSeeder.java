@@ -34,8 +34,8 @@ public final class DemoSeeder {
    * Replaces whatever demo table is at {@code location} with a fresh one.
    *
    * @return the version of the last append
-   * @throws company.data.compactor.error.CompactorException REFUSED when the location holds a
-   *     table or files the compactor did not seed
+   * @throws company.data.compactor.error.CompactorException REFUSED when the location holds a table
+   *     or files the compactor did not seed
    */
   public long seed(TableLocation location) {
     clearPreviousDemo(location);
@@ -85,6 +85,7 @@ public final class DemoSeeder {
     } catch (IOException e) {
       throw Errors.operationFailed("removing the previous demo table at " + location, e);
     }
-    LOG.log(Level.INFO, "previous demo table removed: table={0} files={1}", location, existing.size());
+    LOG.log(
+        Level.INFO, "previous demo table removed: table={0} files={1}", location, existing.size());
   }
 }

@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * The blueprint's synthetic micro-batch table: {@value #APPENDS} appends of {@value
- * #ROWS_PER_APPEND} rows, round robin over three {@code event_date} partitions. Pure: it only
- * says what to write; {@link DemoSeeder} writes it.
+ * #ROWS_PER_APPEND} rows, round robin over three {@code event_date} partitions. Pure: it only says
+ * what to write; {@link DemoSeeder} writes it.
  */
 public final class DemoTable {
 

@@ -3,8 +3,8 @@ package company.data.compactor.error;
 import java.util.List;
 
 /**
- * The one user-facing failure type. Its message says what happened, why and how to fix it; it
- * never carries secrets. Build instances through {@link Errors}.
+ * The one user-facing failure type. Its message says what happened, why and how to fix it; it never
+ * carries secrets. Build instances through {@link Errors}.
  */
 public class CompactorException extends RuntimeException {
 

@@ -11,8 +11,7 @@ public final class Errors {
 
   /** The request broke these rules; nothing was touched. */
   public static CompactorException invalidRequest(List<Violation> violations) {
-    String detail =
-        violations.stream().map(Violation::describe).collect(Collectors.joining("; "));
+    String detail = violations.stream().map(Violation::describe).collect(Collectors.joining("; "));
     String noun = violations.size() == 1 ? "rule" : "rules";
     return new CompactorException(
         CompactorException.Kind.INVALID_REQUEST,
@@ -28,16 +27,20 @@ public final class Errors {
   }
 
   /**
-   * Settings of the deployment (environment variables) broke these rules; nothing was touched.
-   * Of kind INVALID_REQUEST: the operator's input, so the command line exits 2.
+   * Settings of the deployment (environment variables) broke these rules; nothing was touched. Of
+   * kind INVALID_REQUEST: the operator's input, so the command line exits 2.
    */
   public static CompactorException invalidConfiguration(List<Violation> violations) {
-    String detail =
-        violations.stream().map(Violation::describe).collect(Collectors.joining("; "));
+    String detail = violations.stream().map(Violation::describe).collect(Collectors.joining("; "));
     String noun = violations.size() == 1 ? "setting" : "settings";
     return new CompactorException(
         CompactorException.Kind.INVALID_REQUEST,
-        "Invalid configuration, " + violations.size() + " " + noun + " broken: " + detail
+        "Invalid configuration, "
+            + violations.size()
+            + " "
+            + noun
+            + " broken: "
+            + detail
             + ". Nothing was read or written; fix the setting and run again.",
         violations,
         null);
@@ -47,12 +50,19 @@ public final class Errors {
    * The table's log references active files outside its root ({@code path (logged as ...)} each);
    * the compactor never reads, writes beside or deletes such files.
    */
-  public static CompactorException filesOutsideRoot(TableLocation location, List<String> described) {
+  public static CompactorException filesOutsideRoot(
+      TableLocation location, List<String> described) {
     int shown = Math.min(described.size(), MAX_PATHS_NAMED);
     String more = described.size() > shown ? " and " + (described.size() - shown) + " more" : "";
-    return unsupportedTable(location,
-        "its log references " + described.size() + " active file" + (described.size() == 1 ? "" : "s")
-            + " outside the table root: " + String.join(", ", described.subList(0, shown)) + more
+    return unsupportedTable(
+        location,
+        "its log references "
+            + described.size()
+            + " active file"
+            + (described.size() == 1 ? "" : "s")
+            + " outside the table root: "
+            + String.join(", ", described.subList(0, shown))
+            + more
             + ". The compactor never reads, writes beside or deletes files outside the root; nothing was"
             + " read or written. Rewrite the table with paths under its root.");
   }
@@ -63,8 +73,14 @@ public final class Errors {
    */
   public static CompactorException outputOutsideRoot(
       TableLocation location, String partitionLabel, String directory, String realDirectory) {
-    return unsupportedTable(location,
-        "partition " + partitionLabel + " would be written to " + directory + ", which really is " + realDirectory
+    return unsupportedTable(
+        location,
+        "partition "
+            + partitionLabel
+            + " would be written to "
+            + directory
+            + ", which really is "
+            + realDirectory
             + ", outside the table root (a symbolic link). The compactor never writes outside the root;"
             + " nothing was written. Replace the link with a directory under the root.");
   }
@@ -105,7 +121,8 @@ public final class Errors {
    * @param doing what the compactor was doing, e.g. "reading the log of file:/t at version 3"
    */
   public static CompactorException operationFailed(String doing, Throwable cause) {
-    String reason = cause == null ? "" : ": " + cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    String reason =
+        cause == null ? "" : ": " + cause.getClass().getSimpleName() + ": " + cause.getMessage();
     return new CompactorException(
         CompactorException.Kind.OPERATION_FAILED,
         "Failed while " + doing + reason,
@@ -118,6 +135,7 @@ public final class Errors {
    * behind and how to check.
    */
   public static CompactorException commitFailed(String message, Throwable cause) {
-    return new CompactorException(CompactorException.Kind.OPERATION_FAILED, message, List.of(), cause);
+    return new CompactorException(
+        CompactorException.Kind.OPERATION_FAILED, message, List.of(), cause);
   }
 }

@@ -18,8 +18,8 @@ public final class TableInspector {
    * Inspects every active file of {@code snapshot}.
    *
    * @param smallFileThresholdBytes files strictly below this size are small
-   * @param compactionRatioThresholdPct the gate: compaction is required when the overall
-   *     small-file ratio reaches it (and there is at least one small file)
+   * @param compactionRatioThresholdPct the gate: compaction is required when the overall small-file
+   *     ratio reaches it (and there is at least one small file)
    */
   public static TableHealth inspect(
       TableSnapshot snapshot, long smallFileThresholdBytes, double compactionRatioThresholdPct) {

@@ -31,7 +31,8 @@ record ApiGatewayRequest(String format, String method, Map<String, String> heade
   static Optional<ApiGatewayRequest> from(Map<String, Object> event) {
     String format;
     Object method;
-    if ("2.0".equals(event.get("version")) && event.get("requestContext") instanceof Map<?, ?> context
+    if ("2.0".equals(event.get("version"))
+        && event.get("requestContext") instanceof Map<?, ?> context
         && context.get("http") instanceof Map<?, ?> http) {
       format = "2.0";
       method = http.get("method");
@@ -43,21 +44,26 @@ record ApiGatewayRequest(String format, String method, Map<String, String> heade
     }
     Map<String, String> headers = new HashMap<>();
     if (event.get("headers") instanceof Map<?, ?> raw) {
-      raw.forEach((k, v) -> {
-        if (k != null && v != null) {
-          headers.put(k.toString().toLowerCase(Locale.ROOT), v.toString());
-        }
-      });
+      raw.forEach(
+          (k, v) -> {
+            if (k != null && v != null) {
+              headers.put(k.toString().toLowerCase(Locale.ROOT), v.toString());
+            }
+          });
     }
     String body = event.get("body") == null ? "" : event.get("body").toString();
-    if (Boolean.TRUE.equals(event.get("isBase64Encoded")) || "true".equals(String.valueOf(event.get("isBase64Encoded")))) {
+    if (Boolean.TRUE.equals(event.get("isBase64Encoded"))
+        || "true".equals(String.valueOf(event.get("isBase64Encoded")))) {
       try {
         body = new String(Base64.getMimeDecoder().decode(body), StandardCharsets.UTF_8);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("the body is marked isBase64Encoded but is not valid base64", e);
+        throw new IllegalArgumentException(
+            "the body is marked isBase64Encoded but is not valid base64", e);
       }
     }
-    return Optional.of(new ApiGatewayRequest(format, String.valueOf(method).toUpperCase(Locale.ROOT), headers, body));
+    return Optional.of(
+        new ApiGatewayRequest(
+            format, String.valueOf(method).toUpperCase(Locale.ROOT), headers, body));
   }
 
   /** A header by case-insensitive name. */

@@ -53,16 +53,19 @@ record Handoff(String runId, Map<String, Object> inputs, Lease lease) {
       Map<String, Object> handoff = (Map<String, Object>) raw;
       Map<String, Object> lease = (Map<String, Object>) handoff.get("lease");
       Map<String, Object> inputs = (Map<String, Object>) handoff.getOrDefault("inputs", Map.of());
-      return Optional.of(new Handoff(
-          (String) required(handoff, "run_id"),
-          inputs,
-          new Lease(
-              (String) required(lease, "key"),
-              (String) required(lease, "table_uri"),
-              (String) required(lease, "owner"),
-              Instant.parse((String) required(lease, "acquired_at")),
-              Instant.parse((String) required(lease, "expires_at")))));
-    } catch (ClassCastException | NullPointerException | java.time.format.DateTimeParseException e) {
+      return Optional.of(
+          new Handoff(
+              (String) required(handoff, "run_id"),
+              inputs,
+              new Lease(
+                  (String) required(lease, "key"),
+                  (String) required(lease, "table_uri"),
+                  (String) required(lease, "owner"),
+                  Instant.parse((String) required(lease, "acquired_at")),
+                  Instant.parse((String) required(lease, "expires_at")))));
+    } catch (ClassCastException
+        | NullPointerException
+        | java.time.format.DateTimeParseException e) {
       throw new IllegalArgumentException("malformed hand-off event: " + e.getMessage(), e);
     }
   }

@@ -32,7 +32,8 @@ final class LambdaEnvironment extends AbstractMap<String, String> {
     if (!(name instanceof String key) || key.isEmpty()) {
       return null;
     }
-    if (secrets != null && (key.equals(Secrets.SLACK_WEBHOOK_URL) || key.equals(Secrets.WEBHOOK_KEY))) {
+    if (secrets != null
+        && (key.equals(Secrets.SLACK_WEBHOOK_URL) || key.equals(Secrets.WEBHOOK_KEY))) {
       return secrets.get(key).orElse(null);
     }
     Optional<String> value = config.getOptionalValue(key, String.class);

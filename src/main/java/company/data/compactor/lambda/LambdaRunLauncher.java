@@ -37,12 +37,17 @@ final class LambdaRunLauncher implements RunLauncher {
       throw new IllegalStateException("a hand-off of plain values must serialise", e);
     }
     try {
-      InvokeResponse response = client.invoke(b -> b.functionName(functionName)
-          .invocationType(InvocationType.EVENT)
-          .payload(SdkBytes.fromByteArray(payload)));
+      InvokeResponse response =
+          client.invoke(
+              b ->
+                  b.functionName(functionName)
+                      .invocationType(InvocationType.EVENT)
+                      .payload(SdkBytes.fromByteArray(payload)));
       if (response.statusCode() != 202) {
-        throw Errors.operationFailed("handing run " + handoff.runId() + " to " + functionName,
-            new IllegalStateException("Invoke answered " + response.statusCode() + " instead of 202"));
+        throw Errors.operationFailed(
+            "handing run " + handoff.runId() + " to " + functionName,
+            new IllegalStateException(
+                "Invoke answered " + response.statusCode() + " instead of 202"));
       }
     } catch (SdkException e) {
       throw Errors.operationFailed("handing run " + handoff.runId() + " to " + functionName, e);

@@ -32,8 +32,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * </ul>
  *
  * A run returns the report with the same field names as {@code bin/compactor run --json}. Invalid
- * input fails the invocation with the message naming every broken rule, before anything is
- * touched; so does a table another run holds.
+ * input fails the invocation with the message naming every broken rule, before anything is touched;
+ * so does a table another run holds.
  */
 public class MaintenanceFunction {
 
@@ -61,9 +61,14 @@ public class MaintenanceFunction {
     Clock clock = Clock.systemUTC();
     if (ScheduledRuns.isScheduledEvent(input)) {
       Leases leases = Wiring.leases(work, environment, clock);
-      return new ScheduledRuns(new ScheduledRuns.Parts(
-              environment, work, leases, clock, () -> UUID.randomUUID().toString(),
-              (location, runId) -> Wiring.pipeline(location, work, environment, runId)))
+      return new ScheduledRuns(
+              new ScheduledRuns.Parts(
+                  environment,
+                  work,
+                  leases,
+                  clock,
+                  () -> UUID.randomUUID().toString(),
+                  (location, runId) -> Wiring.pipeline(location, work, environment, runId)))
           .run();
     }
     Optional<Handoff> handoff;
@@ -80,20 +85,28 @@ public class MaintenanceFunction {
     String runId = UUID.randomUUID().toString();
     var pipeline = Wiring.pipeline(location, work, environment, runId);
     Leases leases = Wiring.leases(work, environment, clock);
-    Leases.Held<MaintenanceReport> held = leases.hold(leases.take(location, runId), () -> pipeline.run(request, location));
+    Leases.Held<MaintenanceReport> held =
+        leases.hold(leases.take(location, runId), () -> pipeline.run(request, location));
     return ReportJson.asMap(held.value().withLeaseRelease(held.releaseError()));
   }
 
-  private static Map<String, Object> continueHandoff(Handoff handoff, Map<String, String> environment, Path work, Clock clock) {
+  private static Map<String, Object> continueHandoff(
+      Handoff handoff, Map<String, String> environment, Path work, Clock clock) {
     MaintenanceRequest request = RequestReader.read(handoff.inputs());
     TableLocation location = TableUris.resolve(request, work);
     if (!location.uri().equals(handoff.lease().tableUri())) {
-      throw Errors.refused("run hand-off " + handoff.runId(),
-          "its lease is for " + handoff.lease().tableUri() + " but its request names " + location + ". Nothing was touched.");
+      throw Errors.refused(
+          "run hand-off " + handoff.runId(),
+          "its lease is for "
+              + handoff.lease().tableUri()
+              + " but its request names "
+              + location
+              + ". Nothing was touched.");
     }
     var pipeline = Wiring.pipeline(location, work, environment, handoff.runId());
     Leases.Held<MaintenanceReport> held =
-        Wiring.leases(work, environment, clock).continueHolding(handoff.lease(), () -> pipeline.run(request, location));
+        Wiring.leases(work, environment, clock)
+            .continueHolding(handoff.lease(), () -> pipeline.run(request, location));
     return ReportJson.asMap(held.value().withLeaseRelease(held.releaseError()));
   }
 }

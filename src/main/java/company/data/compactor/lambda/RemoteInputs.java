@@ -32,7 +32,8 @@ final class RemoteInputs {
    */
   static Map<String, Object> merge(Map<String, String> environment, Map<String, ?> given) {
     if (given == null) {
-      throw Errors.invalidRequest(List.of(new Violation("inputs", "null", "must be a JSON object of request inputs")));
+      throw Errors.invalidRequest(
+          List.of(new Violation("inputs", "null", "must be a JSON object of request inputs")));
     }
     Map<String, Object> merged = new LinkedHashMap<>();
     merged.put(InputKey.DEMO_MODE.key(), false);
@@ -41,7 +42,10 @@ final class RemoteInputs {
       try {
         merged.putAll(JSON.readValue(defaults, new TypeReference<Map<String, Object>>() {}));
       } catch (JsonProcessingException e) {
-        throw Errors.invalidRequest(List.of(new Violation(DEFAULTS_VARIABLE, defaults, "must be a JSON object of request inputs")));
+        throw Errors.invalidRequest(
+            List.of(
+                new Violation(
+                    DEFAULTS_VARIABLE, defaults, "must be a JSON object of request inputs")));
       }
     }
     merged.putAll(given);

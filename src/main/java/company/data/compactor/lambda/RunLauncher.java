@@ -6,8 +6,8 @@ interface RunLauncher {
   /**
    * Hands {@code handoff} over for asynchronous execution.
    *
-   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when the run could
-   *     not be handed over (the caller releases the lease)
+   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when the run could not
+   *     be handed over (the caller releases the lease)
    */
   void launch(Handoff handoff);
 }

@@ -62,7 +62,8 @@ final class ScheduledRuns {
 
   /** Whether {@code event} is an EventBridge scheduled event. */
   static boolean isScheduledEvent(Map<String, Object> event) {
-    return "aws.events".equals(event.get("source")) || "Scheduled Event".equals(event.get("detail-type"));
+    return "aws.events".equals(event.get("source"))
+        || "Scheduled Event".equals(event.get("detail-type"));
   }
 
   /**
@@ -74,30 +75,44 @@ final class ScheduledRuns {
   List<Target> targets() {
     String raw = parts.environment().get(TABLES_VARIABLE);
     if (raw == null || raw.isBlank()) {
-      throw Errors.invalidRequest(List.of(new Violation(TABLES_VARIABLE, "", "must list the tables to maintain, e.g. [{\"table_uri\": \"s3://bucket/tables/events\"}]")));
+      throw Errors.invalidRequest(
+          List.of(
+              new Violation(
+                  TABLES_VARIABLE,
+                  "",
+                  "must list the tables to maintain, e.g. [{\"table_uri\": \"s3://bucket/tables/events\"}]")));
     }
     List<Map<String, Object>> entries;
     try {
       entries = JSON.readValue(raw, new TypeReference<List<Map<String, Object>>>() {});
     } catch (JsonProcessingException e) {
-      throw Errors.invalidRequest(List.of(new Violation(TABLES_VARIABLE, raw, "must be a JSON array of request-input objects")));
+      throw Errors.invalidRequest(
+          List.of(
+              new Violation(
+                  TABLES_VARIABLE, raw, "must be a JSON array of request-input objects")));
     }
     if (entries.isEmpty()) {
-      throw Errors.invalidRequest(List.of(new Violation(TABLES_VARIABLE, raw, "must list at least one table")));
+      throw Errors.invalidRequest(
+          List.of(new Violation(TABLES_VARIABLE, raw, "must list at least one table")));
     }
     TableAllowlist allowlist =
-        TableAllowlist.parse(parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
+        TableAllowlist.parse(
+            parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
     List<Violation> problems = new ArrayList<>();
     List<Target> targets = new ArrayList<>();
     for (int i = 0; i < entries.size(); i++) {
       String prefix = "tables[" + i + "].";
       try {
-        MaintenanceRequest request = RequestReader.read(RemoteInputs.merge(parts.environment(), entries.get(i)));
+        MaintenanceRequest request =
+            RequestReader.read(RemoteInputs.merge(parts.environment(), entries.get(i)));
         TableLocation location = TableUris.resolve(request, parts.workDir());
-        allowlist.violations(location).forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
+        allowlist
+            .violations(location)
+            .forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
         targets.add(new Target(location, request));
       } catch (CompactorException e) {
-        e.violations().forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
+        e.violations()
+            .forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
       }
     }
     if (!problems.isEmpty()) {
@@ -123,7 +138,12 @@ final class ScheduledRuns {
         default -> failed++;
       }
     }
-    LOG.log(Level.INFO, "schedule: done, succeeded={0} failed={1} skipped={2}", succeeded, failed, skipped);
+    LOG.log(
+        Level.INFO,
+        "schedule: done, succeeded={0} failed={1} skipped={2}",
+        succeeded,
+        failed,
+        skipped);
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("trigger", "schedule");
     result.put("tables_total", targets.size());
@@ -141,20 +161,32 @@ final class ScheduledRuns {
     outcome.put("execution_id", runId);
     LeaseAttempt attempt;
     try {
-      attempt = parts.leases().store().tryAcquire(target.location(), runId, parts.clock().instant(), parts.leases().ttl());
+      attempt =
+          parts
+              .leases()
+              .store()
+              .tryAcquire(target.location(), runId, parts.clock().instant(), parts.leases().ttl());
     } catch (CompactorException e) {
       return failed(outcome, target, e);
     }
     if (!attempt.succeeded()) {
       Lease holder = attempt.heldBy().orElseThrow();
-      LOG.log(Level.INFO, "schedule: table={0} skipped, run {1} holds its lease", target.location(), holder.owner());
+      LOG.log(
+          Level.INFO,
+          "schedule: table={0} skipped, run {1} holds its lease",
+          target.location(),
+          holder.owner());
       outcome.put("status", "skipped");
       outcome.put("reason", Leases.busy(target.location(), holder).getMessage());
       return outcome;
     }
     Lease lease = attempt.acquired().orElseThrow();
     try {
-      MaintenanceReport report = parts.pipelines().apply(target.location(), runId).run(target.request(), target.location());
+      MaintenanceReport report =
+          parts
+              .pipelines()
+              .apply(target.location(), runId)
+              .run(target.request(), target.location());
       outcome.put("status", "succeeded");
       outcome.put("report", ReportJson.asMap(report));
       return outcome;
@@ -165,12 +197,22 @@ final class ScheduledRuns {
     }
   }
 
-  private static Map<String, Object> failed(Map<String, Object> outcome, Target target, RuntimeException e) {
+  private static Map<String, Object> failed(
+      Map<String, Object> outcome, Target target, RuntimeException e) {
     String kind = e instanceof CompactorException ce ? ce.kind().name() : "UNEXPECTED";
-    LOG.log(Level.ERROR, "schedule: table={0} failed ({1}): {2}", target.location(), kind, e.getMessage());
+    LOG.log(
+        Level.ERROR,
+        "schedule: table={0} failed ({1}): {2}",
+        target.location(),
+        kind,
+        e.getMessage());
     outcome.put("status", "failed");
     outcome.put("error_kind", kind);
-    outcome.put("error", e instanceof CompactorException ? e.getMessage() : e.getClass().getSimpleName() + ": " + e.getMessage());
+    outcome.put(
+        "error",
+        e instanceof CompactorException
+            ? e.getMessage()
+            : e.getClass().getSimpleName() + ": " + e.getMessage());
     return outcome;
   }
 }

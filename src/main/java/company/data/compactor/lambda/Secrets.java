@@ -15,10 +15,10 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * The two secrets ({@value #WEBHOOK_KEY}, {@value #SLACK_WEBHOOK_URL}). In AWS, {@value
- * #SECRET_ID_VARIABLE} names a Secrets Manager secret whose string is a JSON object holding them
- * by those names; it is fetched on first use and kept for {@link #CACHE_FOR} (rotation is picked
- * up after that). Without it (locally) they come from the environment variables of the same
- * names. Values are never logged.
+ * #SECRET_ID_VARIABLE} names a Secrets Manager secret whose string is a JSON object holding them by
+ * those names; it is fetched on first use and kept for {@link #CACHE_FOR} (rotation is picked up
+ * after that). Without it (locally) they come from the environment variables of the same names.
+ * Values are never logged.
  */
 final class Secrets {
 
@@ -56,21 +56,26 @@ final class Secrets {
       cachedAt = now;
     }
     JsonNode value = cached.get(name);
-    return value == null || !value.isTextual() || value.asText().isBlank() ? Optional.empty() : Optional.of(value.asText());
+    return value == null || !value.isTextual() || value.asText().isBlank()
+        ? Optional.empty()
+        : Optional.of(value.asText());
   }
 
   private JsonNode fetch(String secretId) {
     try (SecretsManagerClient client =
-        AwsClients.configure(SecretsManagerClient.builder(), environment, "SECRETS_MANAGER").build()) {
+        AwsClients.configure(SecretsManagerClient.builder(), environment, "SECRETS_MANAGER")
+            .build()) {
       String text = client.getSecretValue(b -> b.secretId(secretId)).secretString();
       JsonNode node = text == null ? null : JSON.readTree(text);
       if (node == null || !node.isObject()) {
-        throw Errors.operationFailed("reading secret " + secretId,
+        throw Errors.operationFailed(
+            "reading secret " + secretId,
             new IllegalStateException("the secret string is not a JSON object of named values"));
       }
       return node;
     } catch (SdkException | IOException e) {
-      throw Errors.operationFailed("reading secret " + secretId + " from Secrets Manager",
+      throw Errors.operationFailed(
+          "reading secret " + secretId + " from Secrets Manager",
           new IllegalStateException(e.getClass().getSimpleName()));
     }
   }

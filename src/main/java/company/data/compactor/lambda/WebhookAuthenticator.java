@@ -79,7 +79,8 @@ final class WebhookAuthenticator {
   Optional<Proof> verify(ApiGatewayRequest request) {
     Optional<String> presented = request.header(KEY_HEADER);
     if (presented.isPresent()) {
-      boolean equal = equality.equal(sha256(key), sha256(presented.get().getBytes(StandardCharsets.UTF_8)));
+      boolean equal =
+          equality.equal(sha256(key), sha256(presented.get().getBytes(StandardCharsets.UTF_8)));
       return equal ? Optional.of(new Proof(Optional.empty(), Optional.empty())) : Optional.empty();
     }
     Optional<String> timestamp = request.header(TIMESTAMP_HEADER);
@@ -94,13 +95,16 @@ final class WebhookAuthenticator {
       return Optional.empty();
     }
     Instant signedAt = Instant.ofEpochSecond(Long.parseLong(timestamp.get().strip()));
-    return Optional.of(new Proof(
-        Optional.of(HexFormat.of().formatHex(sha256(expected))), Optional.of(signedAt.plus(WINDOW))));
+    return Optional.of(
+        new Proof(
+            Optional.of(HexFormat.of().formatHex(sha256(expected))),
+            Optional.of(signedAt.plus(WINDOW))));
   }
 
   /** {@code sha256=<hex>} of HMAC-SHA256({@code key}, {@code timestamp + "." + body}). */
   static String signature(String key, String timestamp, String body) {
-    return "sha256=" + HexFormat.of().formatHex(hmac(key.getBytes(StandardCharsets.UTF_8), timestamp, body));
+    return "sha256="
+        + HexFormat.of().formatHex(hmac(key.getBytes(StandardCharsets.UTF_8), timestamp, body));
   }
 
   private byte[] sign(String timestamp, String body) {

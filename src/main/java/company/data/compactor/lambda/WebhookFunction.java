@@ -1,5 +1,6 @@
 package company.data.compactor.lambda;
 
+import company.data.compactor.aws.AwsClients;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.wiring.Wiring;
 import io.quarkus.funqy.Funq;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import company.data.compactor.aws.AwsClients;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
 /**
@@ -30,8 +30,11 @@ public class WebhookFunction {
 
   @Inject Config config;
 
-  /** Kept for the container's life (SnapStart restores them too): Secrets caches, the client pools. */
+  /**
+   * Kept for the container's life (SnapStart restores them too): Secrets caches, the client pools.
+   */
   private Secrets secrets;
+
   private LambdaClient lambdaClient;
 
   /** Answers one API Gateway proxy event. */
@@ -44,7 +47,8 @@ public class WebhookFunction {
       return HttpResponse.error(400, "invalid_request", e.getMessage(), Map.of()).toApiGateway();
     }
     if (request.isEmpty()) {
-      return HttpResponse.error(400, "invalid_request", "not an API Gateway proxy event", Map.of()).toApiGateway();
+      return HttpResponse.error(400, "invalid_request", "not an API Gateway proxy event", Map.of())
+          .toApiGateway();
     }
     Map<String, String> environment = new LambdaEnvironment(config);
     Clock clock = Clock.systemUTC();
@@ -52,24 +56,34 @@ public class WebhookFunction {
       Optional<String> key = secrets(environment, clock).get(Secrets.WEBHOOK_KEY);
       String function = environment.get(LambdaRunLauncher.FUNCTION_VARIABLE);
       if (key.isEmpty() || function == null || function.isBlank()) {
-        LOG.log(Level.ERROR, "webhook: not configured; set {0} (or {1}) and {2}",
-            Secrets.WEBHOOK_KEY, Secrets.SECRET_ID_VARIABLE, LambdaRunLauncher.FUNCTION_VARIABLE);
-        return HttpResponse.error(500, "not_configured", "the webhook is not configured", Map.of()).toApiGateway();
+        LOG.log(
+            Level.ERROR,
+            "webhook: not configured; set {0} (or {1}) and {2}",
+            Secrets.WEBHOOK_KEY,
+            Secrets.SECRET_ID_VARIABLE,
+            LambdaRunLauncher.FUNCTION_VARIABLE);
+        return HttpResponse.error(500, "not_configured", "the webhook is not configured", Map.of())
+            .toApiGateway();
       }
       Path work = Path.of(workDir).toAbsolutePath();
-      WebhookHandler handler = new WebhookHandler(new WebhookHandler.Parts(
-          new WebhookAuthenticator(key.get(), clock, WebhookAuthenticator.ConstantTimeEquality.JDK),
-          environment,
-          work,
-          Wiring.leases(work, environment, clock),
-          Wiring.replays(work, environment),
-          new LambdaRunLauncher(launcherClient(environment), function.strip()),
-          clock,
-          () -> UUID.randomUUID().toString()));
+      WebhookHandler handler =
+          new WebhookHandler(
+              new WebhookHandler.Parts(
+                  new WebhookAuthenticator(
+                      key.get(), clock, WebhookAuthenticator.ConstantTimeEquality.JDK),
+                  environment,
+                  work,
+                  Wiring.leases(work, environment, clock),
+                  Wiring.replays(work, environment),
+                  new LambdaRunLauncher(launcherClient(environment), function.strip()),
+                  clock,
+                  () -> UUID.randomUUID().toString()));
       return handler.handle(request.get()).toApiGateway();
     } catch (CompactorException e) {
       LOG.log(Level.ERROR, "webhook: failed ({0}): {1}", e.kind(), e.getMessage());
-      return HttpResponse.error(500, "internal_error", "the webhook failed; nothing was started", Map.of()).toApiGateway();
+      return HttpResponse.error(
+              500, "internal_error", "the webhook failed; nothing was started", Map.of())
+          .toApiGateway();
     }
   }
 

@@ -27,13 +27,13 @@ import java.util.function.Supplier;
 
 /**
  * The webhook, in order: authenticate (401, no detail), refuse a signed request already received
- * (409 {@code replayed}, see {@link ReplayLedger}), parse and validate the body (400 naming
- * every invalid field; a body that is not one JSON object is a violation of {@code body}), check
- * the table allowlist (403; an empty allowlist allows nothing here; a prefix that is not a valid
- * table location is a configuration error, 500),
- * take the table's lease (409 naming the run that holds it), hand the run to the maintenance
- * function (the lease is released if that fails), answer 202 with the run id. Nothing is touched
- * before every check passed. The key and request headers are never logged or echoed.
+ * (409 {@code replayed}, see {@link ReplayLedger}), parse and validate the body (400 naming every
+ * invalid field; a body that is not one JSON object is a violation of {@code body}), check the
+ * table allowlist (403; an empty allowlist allows nothing here; a prefix that is not a valid table
+ * location is a configuration error, 500), take the table's lease (409 naming the run that holds
+ * it), hand the run to the maintenance function (the lease is released if that fails), answer 202
+ * with the run id. Nothing is touched before every check passed. The key and request headers are
+ * never logged or echoed.
  */
 final class WebhookHandler {
 
@@ -69,13 +69,18 @@ final class WebhookHandler {
     }
     Optional<WebhookAuthenticator.Proof> proof = parts.authenticator().verify(request);
     if (proof.isEmpty()) {
-      LOG.log(Level.WARNING, "webhook: unauthenticated call refused (format {0})", request.format());
+      LOG.log(
+          Level.WARNING, "webhook: unauthenticated call refused (format {0})", request.format());
       return HttpResponse.error(401, "unauthorized", "unauthorized", Map.of());
     }
     if (isReplay(proof.get())) {
-      LOG.log(Level.WARNING, "webhook: replayed signed request refused (format {0})", request.format());
-      return HttpResponse.error(409, "replayed",
-          "this signed request was already received; sign each request with a new timestamp", Map.of());
+      LOG.log(
+          Level.WARNING, "webhook: replayed signed request refused (format {0})", request.format());
+      return HttpResponse.error(
+          409,
+          "replayed",
+          "this signed request was already received; sign each request with a new timestamp",
+          Map.of());
     }
     Map<String, Object> inputs;
     TableLocation table;
@@ -87,38 +92,79 @@ final class WebhookHandler {
     }
     TableAllowlist allowlist;
     try {
-      allowlist = TableAllowlist.parse(parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
+      allowlist =
+          TableAllowlist.parse(
+              parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
     } catch (CompactorException e) {
       LOG.log(Level.ERROR, "webhook: not configured correctly: {0}", e.getMessage());
-      return HttpResponse.error(500, "not_configured", "the webhook is not configured correctly; nothing was started", Map.of());
+      return HttpResponse.error(
+          500,
+          "not_configured",
+          "the webhook is not configured correctly; nothing was started",
+          Map.of());
     }
     if (allowlist.prefixes().isEmpty()) {
-      return HttpResponse.error(403, "forbidden",
-          "this webhook maintains no tables until the operator sets " + TableAllowlist.ENVIRONMENT_VARIABLE,
+      return HttpResponse.error(
+          403,
+          "forbidden",
+          "this webhook maintains no tables until the operator sets "
+              + TableAllowlist.ENVIRONMENT_VARIABLE,
           Map.of("table_uri", table.uri()));
     }
     List<Violation> outside = allowlist.violations(table);
     if (!outside.isEmpty()) {
-      return HttpResponse.error(403, "forbidden", outside.get(0).describe(), Map.of("table_uri", table.uri()));
+      return HttpResponse.error(
+          403, "forbidden", outside.get(0).describe(), Map.of("table_uri", table.uri()));
     }
     String runId = parts.runIds().get();
-    LeaseAttempt attempt = parts.leases().store().tryAcquire(table, runId, parts.clock().instant(), parts.leases().ttl());
+    LeaseAttempt attempt =
+        parts
+            .leases()
+            .store()
+            .tryAcquire(table, runId, parts.clock().instant(), parts.leases().ttl());
     if (!attempt.succeeded()) {
       Lease holder = attempt.heldBy().orElseThrow();
-      LOG.log(Level.INFO, "webhook: table={0} busy, held by run {1} until {2}", table, holder.owner(), holder.expiresAt());
-      return HttpResponse.error(409, "conflict", Leases.busy(table, holder).getMessage(), Map.of(
-          "table_uri", table.uri(), "held_by_run", holder.owner(), "lease_expires_at", holder.expiresAt().toString()));
+      LOG.log(
+          Level.INFO,
+          "webhook: table={0} busy, held by run {1} until {2}",
+          table,
+          holder.owner(),
+          holder.expiresAt());
+      return HttpResponse.error(
+          409,
+          "conflict",
+          Leases.busy(table, holder).getMessage(),
+          Map.of(
+              "table_uri",
+              table.uri(),
+              "held_by_run",
+              holder.owner(),
+              "lease_expires_at",
+              holder.expiresAt().toString()));
     }
     Lease lease = attempt.acquired().orElseThrow();
     try {
       parts.launcher().launch(new Handoff(runId, inputs, lease));
     } catch (RuntimeException e) {
       parts.leases().store().release(lease);
-      LOG.log(Level.ERROR, "webhook: could not hand run {0} for table={1} to the maintenance function: {2}", runId, table, e.getMessage());
-      return HttpResponse.error(502, "launch_failed",
-          "the run could not be started; nothing was touched, try again", Map.of("table_uri", table.uri()));
+      LOG.log(
+          Level.ERROR,
+          "webhook: could not hand run {0} for table={1} to the maintenance function: {2}",
+          runId,
+          table,
+          e.getMessage());
+      return HttpResponse.error(
+          502,
+          "launch_failed",
+          "the run could not be started; nothing was touched, try again",
+          Map.of("table_uri", table.uri()));
     }
-    LOG.log(Level.INFO, "webhook: run {0} accepted for table={1}, lease until {2}", runId, table, lease.expiresAt());
+    LOG.log(
+        Level.INFO,
+        "webhook: run {0} accepted for table={1}, lease until {2}",
+        runId,
+        table,
+        lease.expiresAt());
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", "accepted");
     body.put("run_id", runId);
@@ -132,16 +178,18 @@ final class WebhookHandler {
     if (proof.replayDigest().isEmpty()) {
       return false;
     }
-    return !parts.replays().recordFirstUse(
-        proof.replayDigest().get(), parts.clock().instant(), proof.validUntil().orElseThrow());
+    return !parts
+        .replays()
+        .recordFirstUse(
+            proof.replayDigest().get(), parts.clock().instant(), proof.validUntil().orElseThrow());
   }
 
   /**
    * The request inputs a body holds: a JSON object (a blank body is an empty one).
    *
    * @throws CompactorException INVALID_REQUEST naming {@value #BODY_FIELD} when the body is not one
-   *     JSON object: {@code null}, an array, a scalar, malformed, trailing content, or past Jackson's
-   *     nesting and number-length limits
+   *     JSON object: {@code null}, an array, a scalar, malformed, trailing content, or past
+   *     Jackson's nesting and number-length limits
    */
   private static Map<String, Object> bodyInputs(String body) {
     JsonNode node;
@@ -153,21 +201,25 @@ final class WebhookHandler {
       problem = " (" + Violation.excerpt(e.getOriginalMessage()) + ")";
     }
     if (node == null || !node.isObject()) {
-      throw Errors.invalidRequest(List.of(new Violation(BODY_FIELD, Violation.excerpt(body), BODY_RULE + problem)));
+      throw Errors.invalidRequest(
+          List.of(new Violation(BODY_FIELD, Violation.excerpt(body), BODY_RULE + problem)));
     }
     return JSON.convertValue(node, new TypeReference<Map<String, Object>>() {});
   }
 
   private static HttpResponse invalid(CompactorException e) {
-    List<Map<String, Object>> violations = e.violations().stream()
-        .map(v -> {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("field", v.key());
-          m.put("value", v.value());
-          m.put("rule", v.rule());
-          return m;
-        })
-        .toList();
-    return HttpResponse.error(400, "invalid_request", e.getMessage(), Map.of("violations", violations));
+    List<Map<String, Object>> violations =
+        e.violations().stream()
+            .map(
+                v -> {
+                  Map<String, Object> m = new LinkedHashMap<>();
+                  m.put("field", v.key());
+                  m.put("value", v.value());
+                  m.put("rule", v.rule());
+                  return m;
+                })
+            .toList();
+    return HttpResponse.error(
+        400, "invalid_request", e.getMessage(), Map.of("violations", violations));
   }
 }

@@ -32,7 +32,8 @@ public final class FileLeaseStore implements LeaseStore {
   public static final String DEFAULT_RELATIVE_PATH = ".delta-compactor/leases";
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS =
+      new ConcurrentHashMap<>();
 
   private final Path directory;
 
@@ -43,39 +44,56 @@ public final class FileLeaseStore implements LeaseStore {
   @Override
   public LeaseAttempt tryAcquire(TableLocation table, String owner, Instant now, Duration ttl) {
     String key = TableKeys.compactionKey(table);
-    return locked(key, "taking the lease of " + table, () -> {
-      Optional<Lease> current = read(key);
-      if (current.isPresent() && !current.get().hasExpiredAt(now) && !current.get().owner().equals(owner)) {
-        return LeaseAttempt.heldBy(current.get());
-      }
-      Lease lease = new Lease(key, table.uri(), owner, now, now.plus(ttl));
-      write(lease);
-      return LeaseAttempt.acquired(lease);
-    });
+    return locked(
+        key,
+        "taking the lease of " + table,
+        () -> {
+          Optional<Lease> current = read(key);
+          if (current.isPresent()
+              && !current.get().hasExpiredAt(now)
+              && !current.get().owner().equals(owner)) {
+            return LeaseAttempt.heldBy(current.get());
+          }
+          Lease lease = new Lease(key, table.uri(), owner, now, now.plus(ttl));
+          write(lease);
+          return LeaseAttempt.acquired(lease);
+        });
   }
 
   @Override
   public Optional<Lease> renew(Lease lease, Instant now, Duration ttl) {
-    return locked(lease.key(), "renewing the lease of " + lease.tableUri(), () -> {
-      Optional<Lease> current = read(lease.key());
-      if (current.isEmpty() || !current.get().owner().equals(lease.owner())) {
-        return Optional.<Lease>empty();
-      }
-      Lease renewed = new Lease(lease.key(), lease.tableUri(), lease.owner(), current.get().acquiredAt(), now.plus(ttl));
-      write(renewed);
-      return Optional.of(renewed);
-    });
+    return locked(
+        lease.key(),
+        "renewing the lease of " + lease.tableUri(),
+        () -> {
+          Optional<Lease> current = read(lease.key());
+          if (current.isEmpty() || !current.get().owner().equals(lease.owner())) {
+            return Optional.<Lease>empty();
+          }
+          Lease renewed =
+              new Lease(
+                  lease.key(),
+                  lease.tableUri(),
+                  lease.owner(),
+                  current.get().acquiredAt(),
+                  now.plus(ttl));
+          write(renewed);
+          return Optional.of(renewed);
+        });
   }
 
   @Override
   public void release(Lease lease) {
-    locked(lease.key(), "releasing the lease of " + lease.tableUri(), () -> {
-      Optional<Lease> current = read(lease.key());
-      if (current.isPresent() && current.get().owner().equals(lease.owner())) {
-        Files.deleteIfExists(leaseFile(lease.key()));
-      }
-      return null;
-    });
+    locked(
+        lease.key(),
+        "releasing the lease of " + lease.tableUri(),
+        () -> {
+          Optional<Lease> current = read(lease.key());
+          if (current.isPresent() && current.get().owner().equals(lease.owner())) {
+            Files.deleteIfExists(leaseFile(lease.key()));
+          }
+          return null;
+        });
   }
 
   @Override
@@ -93,7 +111,8 @@ public final class FileLeaseStore implements LeaseStore {
     local.lock();
     try {
       Files.createDirectories(directory);
-      try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      try (FileChannel channel =
+              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock ignored = channel.lock()) {
         return body.run();
       }
@@ -116,22 +135,28 @@ public final class FileLeaseStore implements LeaseStore {
       return Optional.empty();
     }
     var node = JSON.readTree(bytes);
-    return Optional.of(new Lease(
-        key,
-        node.path("table_uri").asText(),
-        node.path("owner").asText(),
-        Instant.parse(node.path("acquired_at").asText()),
-        Instant.parse(node.path("expires_at").asText())));
+    return Optional.of(
+        new Lease(
+            key,
+            node.path("table_uri").asText(),
+            node.path("owner").asText(),
+            Instant.parse(node.path("acquired_at").asText()),
+            Instant.parse(node.path("expires_at").asText())));
   }
 
   private void write(Lease lease) throws IOException {
-    ObjectNode node = JSON.createObjectNode()
-        .put("table_uri", lease.tableUri())
-        .put("owner", lease.owner())
-        .put("acquired_at", lease.acquiredAt().toString())
-        .put("expires_at", lease.expiresAt().toString());
+    ObjectNode node =
+        JSON.createObjectNode()
+            .put("table_uri", lease.tableUri())
+            .put("owner", lease.owner())
+            .put("acquired_at", lease.acquiredAt().toString())
+            .put("expires_at", lease.expiresAt().toString());
     Path temporary = directory.resolve(lease.key() + ".json.tmp");
     Files.write(temporary, JSON.writeValueAsBytes(node));
-    Files.move(temporary, leaseFile(lease.key()), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        temporary,
+        leaseFile(lease.key()),
+        StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
   }
 }

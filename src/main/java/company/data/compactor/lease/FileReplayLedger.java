@@ -34,17 +34,26 @@ public final class FileReplayLedger implements ReplayLedger {
     Path file = directory.resolve(digest);
     try {
       Files.createDirectories(directory);
-      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-              StandardOpenOption.WRITE);
+      try (FileChannel channel =
+              FileChannel.open(
+                  file,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.READ,
+                  StandardOpenOption.WRITE);
           FileLock lock = channel.lock()) {
-        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate((int) Math.min(channel.size(), 64));
+        java.nio.ByteBuffer buffer =
+            java.nio.ByteBuffer.allocate((int) Math.min(channel.size(), 64));
         channel.read(buffer, 0);
-        String recorded = new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII).strip();
+        String recorded =
+            new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII).strip();
         if (!recorded.isEmpty() && Long.parseLong(recorded) > now.toEpochMilli()) {
           return false;
         }
         channel.truncate(0);
-        channel.write(java.nio.ByteBuffer.wrap(Long.toString(forgetAt.toEpochMilli()).getBytes(StandardCharsets.US_ASCII)), 0);
+        channel.write(
+            java.nio.ByteBuffer.wrap(
+                Long.toString(forgetAt.toEpochMilli()).getBytes(StandardCharsets.US_ASCII)),
+            0);
         return true;
       }
     } catch (IOException | NumberFormatException e) {

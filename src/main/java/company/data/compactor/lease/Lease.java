@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param acquiredAt when the owner first took it
  * @param expiresAt when others may take it
  */
-public record Lease(String key, String tableUri, String owner, Instant acquiredAt, Instant expiresAt) {
+public record Lease(
+    String key, String tableUri, String owner, Instant acquiredAt, Instant expiresAt) {
 
   public Lease {
     Objects.requireNonNull(key, "key");

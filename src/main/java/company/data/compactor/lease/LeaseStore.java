@@ -7,9 +7,8 @@ import java.util.Optional;
 
 /**
  * Per-table leases, so that no two runs maintain one table at once. Implementations are atomic
- * across processes: a DynamoDB conditional write in AWS, a file lock locally. Failures of the
- * store itself are {@link company.data.compactor.error.CompactorException}s of kind
- * OPERATION_FAILED.
+ * across processes: a DynamoDB conditional write in AWS, a file lock locally. Failures of the store
+ * itself are {@link company.data.compactor.error.CompactorException}s of kind OPERATION_FAILED.
  */
 public interface LeaseStore {
 

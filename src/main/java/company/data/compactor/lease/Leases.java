@@ -42,7 +42,10 @@ public final class Leases {
     return ttl;
   }
 
-  /** Attempts to release a lease before the failure is reported (the store's client retries each too). */
+  /**
+   * Attempts to release a lease before the failure is reported (the store's client retries each
+   * too).
+   */
   public static final int RELEASE_ATTEMPTS = 3;
 
   /**
@@ -72,7 +75,13 @@ public final class Leases {
   public Lease take(TableLocation table, String owner) {
     LeaseAttempt attempt = store.tryAcquire(table, owner, clock.instant(), ttl);
     Lease lease = attempt.acquired().orElseThrow(() -> busy(table, attempt.heldBy().orElseThrow()));
-    LOG.log(Level.INFO, "lease taken: table={0} run={1} until={2} store={3}", table, owner, lease.expiresAt(), store.describe());
+    LOG.log(
+        Level.INFO,
+        "lease taken: table={0} run={1} until={2} store={3}",
+        table,
+        owner,
+        lease.expiresAt(),
+        store.describe());
     return lease;
   }
 
@@ -104,14 +113,19 @@ public final class Leases {
     return continueHolding(lease, work).value();
   }
 
-  /** As {@link #continuing}, returning the release failure with the result, as {@link #hold} does. */
+  /**
+   * As {@link #continuing}, returning the release failure with the result, as {@link #hold} does.
+   */
   public <T> Held<T> continueHolding(Lease lease, Supplier<T> work) {
     Lease renewed =
-        store.renew(lease, clock.instant(), ttl)
-            .orElseThrow(() -> Errors.refused(
-                "run maintenance of " + lease.tableUri() + " for run " + lease.owner(),
-                "that run no longer holds the table's lease (it already finished, or the lease"
-                    + " expired and another run took it). Nothing was touched; trigger a new run."));
+        store
+            .renew(lease, clock.instant(), ttl)
+            .orElseThrow(
+                () ->
+                    Errors.refused(
+                        "run maintenance of " + lease.tableUri() + " for run " + lease.owner(),
+                        "that run no longer holds the table's lease (it already finished, or the lease"
+                            + " expired and another run took it). Nothing was touched; trigger a new run."));
     return hold(renewed, work);
   }
 
@@ -125,14 +139,29 @@ public final class Leases {
         return java.util.Optional.empty();
       } catch (CompactorException e) {
         last = e.getMessage();
-        LOG.log(Level.WARNING, "lease release attempt {0} of {1} failed: table={2} run={3}: {4}",
-            attempt, RELEASE_ATTEMPTS, lease.tableUri(), lease.owner(), last);
+        LOG.log(
+            Level.WARNING,
+            "lease release attempt {0} of {1} failed: table={2} run={3}: {4}",
+            attempt,
+            RELEASE_ATTEMPTS,
+            lease.tableUri(),
+            lease.owner(),
+            last);
         pause(Duration.ofMillis(100L << attempt));
       }
     }
-    String error = "the lease of " + lease.tableUri() + " could not be released after " + RELEASE_ATTEMPTS
-        + " attempts (" + last + "); it blocks other runs of the table until it expires at " + lease.expiresAt()
-        + " (store " + store.describe() + ")";
+    String error =
+        "the lease of "
+            + lease.tableUri()
+            + " could not be released after "
+            + RELEASE_ATTEMPTS
+            + " attempts ("
+            + last
+            + "); it blocks other runs of the table until it expires at "
+            + lease.expiresAt()
+            + " (store "
+            + store.describe()
+            + ")";
     LOG.log(Level.WARNING, "lease not released: run={0}: {1}", lease.owner(), error);
     return java.util.Optional.of(error);
   }
@@ -149,8 +178,13 @@ public final class Leases {
   public static CompactorException busy(TableLocation table, Lease holder) {
     return Errors.refused(
         "maintain " + table,
-        "run " + holder.owner() + " holds the table's lease until " + holder.expiresAt()
-            + " (taken " + holder.acquiredAt() + "). Nothing was touched; try again after that run"
+        "run "
+            + holder.owner()
+            + " holds the table's lease until "
+            + holder.expiresAt()
+            + " (taken "
+            + holder.acquiredAt()
+            + "). Nothing was touched; try again after that run"
             + " finishes.");
   }
 }

@@ -9,8 +9,8 @@ import java.util.OptionalLong;
  * One active data file of a snapshot, as the Delta log describes it.
  *
  * @param path absolute path or URI of the file, unescaped
- * @param logPath the path exactly as the log's {@code add.path} records it (usually relative to
- *     the table root and URI-encoded); removes must repeat it byte for byte
+ * @param logPath the path exactly as the log's {@code add.path} records it (usually relative to the
+ *     table root and URI-encoded); removes must repeat it byte for byte
  * @param sizeBytes file size in bytes, as logged
  * @param partition the partition the file belongs to
  * @param numRecords row count from the file's stats, when the writer recorded them
@@ -19,8 +19,8 @@ import java.util.OptionalLong;
  * @param statsJson the file's Delta stats as logged (a JSON string), null when there are none
  * @param zOrderedBy the columns the compactor Z-ordered this file by (its {@value #ZORDER_TAG}
  *     tag), empty when it did not write it clustered
- * @param deletionVector the file's deletion vector when the reader described it (present only
- *     when {@code hasDeletionVector}); its file must outlive the data file's reference
+ * @param deletionVector the file's deletion vector when the reader described it (present only when
+ *     {@code hasDeletionVector}); its file must outlive the data file's reference
  */
 public record DataFile(
     String path,
@@ -38,17 +38,48 @@ public record DataFile(
   public static final String ZORDER_TAG = "delta-compactor.zOrderBy";
 
   /** A file without stats text and not Z-ordered by the compactor. */
-  public DataFile(String path, String logPath, long sizeBytes, PartitionValues partition,
-      OptionalLong numRecords, long modificationTimeMillis, boolean hasDeletionVector) {
-    this(path, logPath, sizeBytes, partition, numRecords, modificationTimeMillis, hasDeletionVector, null, List.of());
+  public DataFile(
+      String path,
+      String logPath,
+      long sizeBytes,
+      PartitionValues partition,
+      OptionalLong numRecords,
+      long modificationTimeMillis,
+      boolean hasDeletionVector) {
+    this(
+        path,
+        logPath,
+        sizeBytes,
+        partition,
+        numRecords,
+        modificationTimeMillis,
+        hasDeletionVector,
+        null,
+        List.of());
   }
 
   /** A file whose deletion vector, if any, is not described. */
-  public DataFile(String path, String logPath, long sizeBytes, PartitionValues partition,
-      OptionalLong numRecords, long modificationTimeMillis, boolean hasDeletionVector, String statsJson,
+  public DataFile(
+      String path,
+      String logPath,
+      long sizeBytes,
+      PartitionValues partition,
+      OptionalLong numRecords,
+      long modificationTimeMillis,
+      boolean hasDeletionVector,
+      String statsJson,
       List<String> zOrderedBy) {
-    this(path, logPath, sizeBytes, partition, numRecords, modificationTimeMillis, hasDeletionVector, statsJson,
-        zOrderedBy, Optional.empty());
+    this(
+        path,
+        logPath,
+        sizeBytes,
+        partition,
+        numRecords,
+        modificationTimeMillis,
+        hasDeletionVector,
+        statsJson,
+        zOrderedBy,
+        Optional.empty());
   }
 
   public DataFile {

@@ -63,7 +63,9 @@ public record PartitionValues(Map<String, String> values) {
       return UNPARTITIONED_LABEL;
     }
     StringJoiner joiner = new StringJoiner("/");
-    values.forEach((k, v) -> joiner.add(escapePathName(k) + "=" + (v == null ? NULL_LABEL : escapePathName(v))));
+    values.forEach(
+        (k, v) ->
+            joiner.add(escapePathName(k) + "=" + (v == null ? NULL_LABEL : escapePathName(v))));
     return joiner.toString();
   }
 
@@ -75,8 +77,12 @@ public record PartitionValues(Map<String, String> values) {
    */
   public String directory() {
     StringJoiner joiner = new StringJoiner("/");
-    values.forEach((k, v) ->
-        joiner.add(escapePathName(k) + "=" + (v == null || v.isEmpty() ? NULL_LABEL : escapePathName(v))));
+    values.forEach(
+        (k, v) ->
+            joiner.add(
+                escapePathName(k)
+                    + "="
+                    + (v == null || v.isEmpty() ? NULL_LABEL : escapePathName(v))));
     return joiner.toString();
   }
 
@@ -108,7 +114,9 @@ public record PartitionValues(Map<String, String> values) {
       if (byName != 0) {
         return byName;
       }
-      int byValue = Comparator.nullsFirst(Comparator.<String>naturalOrder()).compare(l.getValue(), r.getValue());
+      int byValue =
+          Comparator.nullsFirst(Comparator.<String>naturalOrder())
+              .compare(l.getValue(), r.getValue());
       if (byValue != 0) {
         return byValue;
       }

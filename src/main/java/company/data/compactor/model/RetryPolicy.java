@@ -19,7 +19,11 @@ import java.util.function.DoubleSupplier;
  * @param callTimeout one call with its retries (default 120 s)
  */
 public record RetryPolicy(
-    int maxAttempts, Duration baseDelay, Duration maxBackoff, Duration attemptTimeout, Duration callTimeout) {
+    int maxAttempts,
+    Duration baseDelay,
+    Duration maxBackoff,
+    Duration attemptTimeout,
+    Duration callTimeout) {
 
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -40,7 +44,11 @@ public record RetryPolicy(
   /** 5 attempts, 100 ms base delay, 5 s longest backoff, 30 s per attempt, 120 s per call. */
   public static RetryPolicy defaults() {
     return new RetryPolicy(
-        DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(120));
+        DEFAULT_MAX_ATTEMPTS,
+        Duration.ofMillis(100),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(120));
   }
 
   /** This policy with {@code attempts} attempts. */

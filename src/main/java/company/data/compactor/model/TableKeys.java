@@ -7,10 +7,10 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * Stable keys derived from a table's normalised URI, shared by the lease and telemetry stores.
- * The slug keeps the URI readable ({@code s3://bucket/tables/events} becomes {@code
- * s3_bucket_tables_events}) and ends with eight hex digits of the URI's SHA-256, so two URIs
- * that read alike ({@code a-b}, {@code a_b}) never share a key.
+ * Stable keys derived from a table's normalised URI, shared by the lease and telemetry stores. The
+ * slug keeps the URI readable ({@code s3://bucket/tables/events} becomes {@code
+ * s3_bucket_tables_events}) and ends with eight hex digits of the URI's SHA-256, so two URIs that
+ * read alike ({@code a-b}, {@code a_b}) never share a key.
  */
 public final class TableKeys {
 
@@ -22,7 +22,11 @@ public final class TableKeys {
   /** The slug of {@code location}: readable part, underscore, 8 hex digits. */
   public static String slug(TableLocation location) {
     String readable =
-        location.uri().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        location
+            .uri()
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9]+", "_")
+            .replaceAll("^_+|_+$", "");
     if (readable.length() > MAX_READABLE_CHARS) {
       readable = readable.substring(0, MAX_READABLE_CHARS);
     }
@@ -36,7 +40,8 @@ public final class TableKeys {
 
   private static String shortHash(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 4);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JDK", e);

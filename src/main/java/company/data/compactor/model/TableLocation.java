@@ -20,9 +20,9 @@ import java.util.regex.Pattern;
  * <p>{@link #parse} refuses, and never normalises, what could make two spellings name one table or
  * let a value climb out of a prefix: {@code .} and {@code ..} segments (also percent-encoded, as
  * {@code %2e%2e}), empty segments ({@code a//b}), percent-encoded separators, backslashes and
- * control characters. This holds for local paths too, relative or absolute: {@code ../t} and
- * {@code /data/../t} are refused like {@code s3://b/t/../u}. A relative path without such
- * segments still resolves against the work directory.
+ * control characters. This holds for local paths too, relative or absolute: {@code ../t} and {@code
+ * /data/../t} are refused like {@code s3://b/t/../u}. A relative path without such segments still
+ * resolves against the work directory.
  *
  * @param uri canonical table URI
  */
@@ -36,31 +36,43 @@ public record TableLocation(String uri) {
 
   /** Rule: the value must not be blank. */
   public static final String RULE_BLANK = "must not be blank";
+
   /** Rule: no control characters; the position is appended. */
   public static final String RULE_CONTROL = "must not contain control characters";
+
   /** Rule: no backslashes. */
-  public static final String RULE_BACKSLASH = "must not contain backslashes; separate path segments with /";
+  public static final String RULE_BACKSLASH =
+      "must not contain backslashes; separate path segments with /";
+
   /** Rule: no percent-encoded separators. */
-  public static final String RULE_ENCODED_SEPARATOR = "must not contain percent-encoded / or \\ (%2f, %5c)";
+  public static final String RULE_ENCODED_SEPARATOR =
+      "must not contain percent-encoded / or \\ (%2f, %5c)";
+
   /** Rule: no dot segments. */
   public static final String RULE_DOT_SEGMENT =
       "must not contain . or .. path segments; they are refused, never resolved: name the table by its"
           + " canonical path";
+
   /** Rule: no percent-encoded dot segments. */
   public static final String RULE_ENCODED_DOT_SEGMENT =
       "must not contain percent-encoded . or .. path segments (%2e)";
+
   /** Rule: no empty segments. */
   public static final String RULE_EMPTY_SEGMENT = "must not contain empty path segments (//)";
+
   /** Rule: a known scheme. */
   public static final String RULE_SCHEME =
       "must be a local path, a file: URI or an s3://bucket/path URI (unsupported scheme)";
+
   /** Rule: an S3 URI names its bucket. */
   public static final String RULE_BUCKET = "must name a bucket, as in s3://bucket/path";
+
   /** Rule: a file URI names no host. */
   public static final String RULE_FILE_HOST =
       "must name a local path: file:/path or file:///path, not file://host/path";
 
-  private static final Pattern OTHER_SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*", Pattern.DOTALL);
+  private static final Pattern OTHER_SCHEME =
+      Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://.*", Pattern.DOTALL);
   private static final Pattern ENCODED_DOT = Pattern.compile("(?i)%2e");
   private static final Pattern ENCODED_SEPARATOR = Pattern.compile("(?i)%(2f|5c)");
 
@@ -72,9 +84,9 @@ public record TableLocation(String uri) {
   private record Spelling(Scheme scheme, String root, boolean relative, List<String> segments) {}
 
   /**
-   * Parses what a user typed: a relative or absolute local path, a {@code file:} URI or an
-   * {@code s3://bucket/prefix} (or {@code s3a://}) URI. A relative path resolves against {@code
-   * workDir}. One trailing slash is dropped.
+   * Parses what a user typed: a relative or absolute local path, a {@code file:} URI or an {@code
+   * s3://bucket/prefix} (or {@code s3a://}) URI. A relative path resolves against {@code workDir}.
+   * One trailing slash is dropped.
    *
    * @throws IllegalArgumentException whose message joins every broken rule of {@link #refusals}
    */
@@ -94,8 +106,8 @@ public record TableLocation(String uri) {
   }
 
   /**
-   * Every rule {@code raw} breaks as a table location, each a phrase such as {@code must not contain
-   * empty path segments (//)}; empty when {@link #parse} accepts it.
+   * Every rule {@code raw} breaks as a table location, each a phrase such as {@code must not
+   * contain empty path segments (//)}; empty when {@link #parse} accepts it.
    */
   public static List<String> refusals(String raw) {
     if (raw == null || raw.isBlank()) {
@@ -105,7 +117,8 @@ public record TableLocation(String uri) {
     List<String> found = new ArrayList<>();
     for (int i = 0; i < value.length(); i++) {
       if (Character.isISOControl(value.charAt(i))) {
-        found.add(RULE_CONTROL + " (U+%04X at position %d)".formatted((int) value.charAt(i), i + 1));
+        found.add(
+            RULE_CONTROL + " (U+%04X at position %d)".formatted((int) value.charAt(i), i + 1));
         break;
       }
     }
@@ -116,7 +129,9 @@ public record TableLocation(String uri) {
       found.add(RULE_ENCODED_SEPARATOR);
     }
     String lower = value.toLowerCase(Locale.ROOT);
-    if (OTHER_SCHEME.matcher(value).matches() && !lower.startsWith("s3://") && !lower.startsWith("s3a://")
+    if (OTHER_SCHEME.matcher(value).matches()
+        && !lower.startsWith("s3://")
+        && !lower.startsWith("s3a://")
         && !lower.startsWith("file:")) {
       found.add(RULE_SCHEME);
       return found;
@@ -130,7 +145,8 @@ public record TableLocation(String uri) {
       found.add(RULE_BLANK);
       return found;
     }
-    if (spelling.scheme() == Scheme.S3 && (spelling.segments().isEmpty() || spelling.segments().get(0).isEmpty())) {
+    if (spelling.scheme() == Scheme.S3
+        && (spelling.segments().isEmpty() || spelling.segments().get(0).isEmpty())) {
       found.add(RULE_BUCKET);
       return found;
     }
@@ -183,7 +199,8 @@ public record TableLocation(String uri) {
       return Optional.empty();
     }
     boolean relative = !path.startsWith("/");
-    return Optional.of(new Spelling(Scheme.FILE, "/", relative, segments(relative ? path : path.substring(1))));
+    return Optional.of(
+        new Spelling(Scheme.FILE, "/", relative, segments(relative ? path : path.substring(1))));
   }
 
   /** {@code path} split on {@code /}, keeping empty segments, without one trailing empty one. */
@@ -244,9 +261,8 @@ public record TableLocation(String uri) {
   /**
    * Whether {@code path} (an absolute path or URI, as kernel resolves a log path) names a file
    * strictly under this table's root: same scheme in any case ({@code s3a://} counts as {@code
-   * s3://}, see {@link #canonicalPath}), same
-   * bucket, below the root's key, and free of dot, encoded-dot and empty segments, so no later
-   * resolution can move it elsewhere.
+   * s3://}, see {@link #canonicalPath}), same bucket, below the root's key, and free of dot,
+   * encoded-dot and empty segments, so no later resolution can move it elsewhere.
    */
   public boolean contains(String path) {
     Optional<List<String>> segments = pathSegments(path);
@@ -268,10 +284,10 @@ public record TableLocation(String uri) {
    * The one spelling storage listings use for an absolute path or URI, so that paths from the log
    * (active files, tombstones, deletion-vector and change-data files) and paths from a listing
    * compare equal as strings: the scheme in lower case, {@code s3a://} as {@code s3://}, and {@code
-   * file:///x} or {@code FILE:/x} as {@code file:/x}. Only the scheme is rewritten; the rest is kept
-   * byte for byte (no segment is resolved, so {@link #contains} still refuses dot segments). A value
-   * of no scheme the compactor reaches, or {@code file://host/x}, comes back unchanged, and {@link
-   * #contains} refuses it.
+   * file:///x} or {@code FILE:/x} as {@code file:/x}. Only the scheme is rewritten; the rest is
+   * kept byte for byte (no segment is resolved, so {@link #contains} still refuses dot segments). A
+   * value of no scheme the compactor reaches, or {@code file://host/x}, comes back unchanged, and
+   * {@link #contains} refuses it.
    */
   public static String canonicalPath(String absolute) {
     String lower = absolute.toLowerCase(Locale.ROOT);
@@ -293,7 +309,8 @@ public record TableLocation(String uri) {
   private Optional<List<String>> pathSegments(String path) {
     String canonical = canonicalPath(path);
     String prefix = scheme() == Scheme.S3 ? "s3://" : "file:/";
-    if (!canonical.startsWith(prefix) || (scheme() == Scheme.FILE && canonical.startsWith("file://"))) {
+    if (!canonical.startsWith(prefix)
+        || (scheme() == Scheme.FILE && canonical.startsWith("file://"))) {
       return Optional.empty();
     }
     return Optional.of(List.of(canonical.substring(prefix.length()).split("/", -1)));

@@ -12,8 +12,8 @@ import java.util.Set;
  * @param schema columns and partition columns
  * @param activeFiles every data file the version references, in log order
  * @param properties the table's configuration ({@code delta.*} properties and others)
- * @param features names of every table feature the protocol supports, explicitly or implied by
- *     its reader/writer versions (e.g. {@code deletionVectors}, {@code columnMapping})
+ * @param features names of every table feature the protocol supports, explicitly or implied by its
+ *     reader/writer versions (e.g. {@code deletionVectors}, {@code columnMapping})
  */
 public record TableSnapshot(
     TableLocation location,

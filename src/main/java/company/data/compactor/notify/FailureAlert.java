@@ -10,4 +10,5 @@ package company.data.compactor.notify;
  * @param errorClass the error's kind (e.g. {@code OPERATION_FAILED}) or exception class name
  * @param failedAt ISO-8601 UTC time of the failure
  */
-public record FailureAlert(String executionId, String tableUri, String command, String errorClass, String failedAt) {}
+public record FailureAlert(
+    String executionId, String tableUri, String command, String errorClass, String failedAt) {}

@@ -6,7 +6,8 @@ import company.data.compactor.report.MaintenanceReport;
 public final class NoNotifier implements Notifier {
 
   private static final NotificationResult NOT_CONFIGURED =
-      new NotificationResult("not_configured", "notify_slack is true but no SLACK_WEBHOOK_URL is configured", 0);
+      new NotificationResult(
+          "not_configured", "notify_slack is true but no SLACK_WEBHOOK_URL is configured", 0);
 
   @Override
   public NotificationResult success(MaintenanceReport report) {

@@ -31,10 +31,18 @@ public final class SlackMessages {
     String state = RunState.of(report);
     List<Object> blocks = new ArrayList<>();
     blocks.add(header("Delta table maintenance: " + state));
-    blocks.add(section("*Table* `" + escape(report.tableUri()) + "`\n*Version* " + versions(report, compacted)));
+    blocks.add(
+        section(
+            "*Table* `"
+                + escape(report.tableUri())
+                + "`\n*Version* "
+                + versions(report, compacted)));
     List<Object> fields = new ArrayList<>();
     fields.add(field("*Files*\n" + files(report, compacted)));
-    fields.add(field("*Rewritten*\n" + (compacted ? mb(report.compaction().bytesCompactedMb()) : "nothing")));
+    fields.add(
+        field(
+            "*Rewritten*\n"
+                + (compacted ? mb(report.compaction().bytesCompactedMb()) : "nothing")));
     fields.add(field("*Read latency*\n" + latency(report)));
     fields.add(field("*Vacuum*\n" + vacuum(report)));
     blocks.add(Map.of("type", "section", "fields", fields));
@@ -44,33 +52,66 @@ public final class SlackMessages {
       context += " · report `" + escape(report.delivery().htmlReportUri()) + "`";
     }
     blocks.add(Map.of("type", "context", "elements", List.of(mrkdwn(context))));
-    String fallback = String.format(Locale.ROOT, "delta-compactor: %s %s (%s)", report.tableUri(), state, files(report, compacted));
+    String fallback =
+        String.format(
+            Locale.ROOT,
+            "delta-compactor: %s %s (%s)",
+            report.tableUri(),
+            state,
+            files(report, compacted));
     return message(fallback, compacted ? GREEN : BLUE, blocks);
   }
 
   /** The alert for a failed run. */
   public static Map<String, Object> failure(FailureAlert alert) {
-    List<Object> blocks = List.of(
-        header("Delta table maintenance failed"),
-        Map.of("type", "section", "fields", List.of(
-            field("*Table*\n`" + escape(alert.tableUri()) + "`"),
-            field("*Error*\n" + escape(alert.errorClass())),
-            field("*Run*\n`" + escape(alert.executionId()) + "`"),
-            field("*Command*\n" + escape(alert.command())))),
-        Map.of("type", "context", "elements", List.of(mrkdwn("failed at " + alert.failedAt() + " · details in the logs of this run"))));
-    return message("delta-compactor: " + alert.command() + " failed for " + alert.tableUri() + " (" + alert.errorClass() + ")", RED, blocks);
+    List<Object> blocks =
+        List.of(
+            header("Delta table maintenance failed"),
+            Map.of(
+                "type",
+                "section",
+                "fields",
+                List.of(
+                    field("*Table*\n`" + escape(alert.tableUri()) + "`"),
+                    field("*Error*\n" + escape(alert.errorClass())),
+                    field("*Run*\n`" + escape(alert.executionId()) + "`"),
+                    field("*Command*\n" + escape(alert.command())))),
+            Map.of(
+                "type",
+                "context",
+                "elements",
+                List.of(
+                    mrkdwn(
+                        "failed at " + alert.failedAt() + " · details in the logs of this run"))));
+    return message(
+        "delta-compactor: "
+            + alert.command()
+            + " failed for "
+            + alert.tableUri()
+            + " ("
+            + alert.errorClass()
+            + ")",
+        RED,
+        blocks);
   }
 
   private static String versions(MaintenanceReport report, boolean compacted) {
-    return compacted ? report.compaction().versionBefore() + " → " + report.compaction().versionAfter() : Long.toString(report.tableVersion());
+    return compacted
+        ? report.compaction().versionBefore() + " → " + report.compaction().versionAfter()
+        : Long.toString(report.tableVersion());
   }
 
   private static String files(MaintenanceReport report, boolean compacted) {
     if (!compacted) {
-      return report.totalFiles() + String.format(Locale.ROOT, " (%.1f%% small)", report.smallFileRatioPct());
+      return report.totalFiles()
+          + String.format(Locale.ROOT, " (%.1f%% small)", report.smallFileRatioPct());
     }
-    return report.compaction().filesBefore() + " → " + report.compaction().filesAfter()
-        + " (" + report.compaction().filesReduced() + " fewer)";
+    return report.compaction().filesBefore()
+        + " → "
+        + report.compaction().filesAfter()
+        + " ("
+        + report.compaction().filesReduced()
+        + " fewer)";
   }
 
   private static String latency(MaintenanceReport report) {
@@ -83,26 +124,39 @@ public final class SlackMessages {
       return pre + " (nothing rewritten)";
     }
     double speedup = report.latency().latencySpeedupPct();
-    return String.format(Locale.ROOT, "%s → %.1f ms (%.1f%% %s)", pre, post, Math.abs(speedup), speedup >= 0 ? "faster" : "slower");
+    return String.format(
+        Locale.ROOT,
+        "%s → %.1f ms (%.1f%% %s)",
+        pre,
+        post,
+        Math.abs(speedup),
+        speedup >= 0 ? "faster" : "slower");
   }
 
   private static String vacuum(MaintenanceReport report) {
     if (report.vacuum() == null || report.vacuum().vacuumSkippedReason() != null) {
       return "not run";
     }
-    return String.format(Locale.ROOT, "%d candidates, %d deleted%s, retention %d h (%s)",
-        report.vacuum().candidateFilesCount(), report.vacuum().deletedFilesCount(),
+    return String.format(
+        Locale.ROOT,
+        "%d candidates, %d deleted%s, retention %d h (%s)",
+        report.vacuum().candidateFilesCount(),
+        report.vacuum().deletedFilesCount(),
         report.vacuum().vacuumDryRun() ? " (dry run)" : "",
-        report.vacuum().vacuumRetentionHours(), report.vacuum().vacuumRetentionSource());
+        report.vacuum().vacuumRetentionHours(),
+        report.vacuum().vacuumRetentionSource());
   }
 
   private static String worstPartitions(MaintenanceReport report) {
-    List<PartitionReport> worst = report.partitions().stream()
-        .sorted(Comparator.comparingDouble(PartitionReport::smallFileRatioPct).reversed()
-            .thenComparing(Comparator.comparingInt(PartitionReport::fileCount).reversed())
-            .thenComparing(PartitionReport::partition))
-        .limit(WORST_PARTITIONS)
-        .toList();
+    List<PartitionReport> worst =
+        report.partitions().stream()
+            .sorted(
+                Comparator.comparingDouble(PartitionReport::smallFileRatioPct)
+                    .reversed()
+                    .thenComparing(Comparator.comparingInt(PartitionReport::fileCount).reversed())
+                    .thenComparing(PartitionReport::partition))
+            .limit(WORST_PARTITIONS)
+            .toList();
     if (worst.isEmpty()) {
       return "none (empty table)";
     }
@@ -111,8 +165,14 @@ public final class SlackMessages {
       if (!text.isEmpty()) {
         text.append('\n');
       }
-      text.append(String.format(Locale.ROOT, "• `%s` %d files, %.1f%% small, avg %s",
-          escape(p.partition()), p.fileCount(), p.smallFileRatioPct(), mb(p.avgFileSizeMb())));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "• `%s` %d files, %.1f%% small, avg %s",
+              escape(p.partition()),
+              p.fileCount(),
+              p.smallFileRatioPct(),
+              mb(p.avgFileSizeMb())));
     }
     return text.toString();
   }

@@ -1,6 +1,5 @@
 package company.data.compactor.pipeline;
 
-import company.data.compactor.model.PartitionValues;
 import company.data.compactor.compact.CompactionOptions;
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionPlanner;
@@ -13,26 +12,27 @@ import company.data.compactor.config.InputKey;
 import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.config.RequestRules;
 import company.data.compactor.demo.DemoTable;
+import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
 import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.inspect.TableInspector;
 import company.data.compactor.model.ByteSizes;
+import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
 import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.notify.FailureAlert;
+import company.data.compactor.notify.NotificationResult;
 import company.data.compactor.probe.ProbeResult;
 import company.data.compactor.report.CompactionReport;
+import company.data.compactor.report.DeliveryReport;
+import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.VacuumReport;
-import company.data.compactor.report.DeliveryReport;
-import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.ZOrderSkippingReport;
-import company.data.compactor.error.CompactorException;
-import company.data.compactor.notify.FailureAlert;
-import company.data.compactor.notify.NotificationResult;
 import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumMode;
 import company.data.compactor.vacuum.VacuumResult;
@@ -79,14 +79,22 @@ public final class MaintenancePipeline {
     }
   }
 
-  private MaintenanceReport runValid(MaintenanceRequest request, TableLocation location, Instant started, String executionId) {
+  private MaintenanceReport runValid(
+      MaintenanceRequest request, TableLocation location, Instant started, String executionId) {
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {
       // The demo schema is known before seeding, so a bad input touches nothing.
       refuseIfInvalid(tableViolations(request, DemoTable.SCHEMA));
       long version = ports.demoSeeder().seed(location);
-      steps.add(StepOutcome.done("seed", "fresh demo table: " + DemoTable.APPENDS + " appends of "
-          + DemoTable.ROWS_PER_APPEND + " rows, version " + version));
+      steps.add(
+          StepOutcome.done(
+              "seed",
+              "fresh demo table: "
+                  + DemoTable.APPENDS
+                  + " appends of "
+                  + DemoTable.ROWS_PER_APPEND
+                  + " rows, version "
+                  + version));
     } else {
       steps.add(StepOutcome.skipped("seed", "demo_mode is false"));
     }
@@ -102,13 +110,23 @@ public final class MaintenancePipeline {
     CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, snapshot.schema()));
     CompactionReport compaction;
     if (plan.isEmpty()) {
-      LOG.log(Level.INFO, "nothing to compact: table={0} version={1} ({2})", location, snapshot.version(), whyNothing(request, health, plan));
+      LOG.log(
+          Level.INFO,
+          "nothing to compact: table={0} version={1} ({2})",
+          location,
+          snapshot.version(),
+          whyNothing(request, health, plan));
       steps.add(StepOutcome.skipped("compact", whyNothing(request, health, plan)));
       compaction = ReportSections.notRun(health, plan);
     } else {
       refuseUnsupportedFeatures(snapshot, "compaction");
-      LOG.log(Level.INFO, "compacting: table={0} version={1} bins={2} files={3} MB={4}", location,
-          snapshot.version(), plan.bins().size(), plan.filesToRewrite(),
+      LOG.log(
+          Level.INFO,
+          "compacting: table={0} version={1} bins={2} files={3} MB={4}",
+          location,
+          snapshot.version(),
+          plan.bins().size(),
+          plan.filesToRewrite(),
           String.format(Locale.ROOT, "%.3f", ByteSizes.bytesToMb(plan.bytesToRewrite())));
       CompactionResult result = ports.compactor().execute(plan, snapshot);
       compaction = ReportSections.ran(health, plan, result);
@@ -121,15 +139,40 @@ public final class MaintenancePipeline {
       latest = after;
       post = pre == null ? null : probe(after, probed, "after", probeFailures);
     }
-    LatencyReport latency = pre == null ? null : ReportSections.latency(request, ports.probe().method(), pre, post);
-    steps.add(probeFailures.isEmpty() ? probeStep(latency) : StepOutcome.failed("probe",
-        "advisory read-latency probe failed, maintenance went on: " + String.join("; ", probeFailures)));
+    LatencyReport latency =
+        pre == null ? null : ReportSections.latency(request, ports.probe().method(), pre, post);
+    steps.add(
+        probeFailures.isEmpty()
+            ? probeStep(latency)
+            : StepOutcome.failed(
+                "probe",
+                "advisory read-latency probe failed, maintenance went on: "
+                    + String.join("; ", probeFailures)));
     VacuumReport vacuum = vacuum(request, latest, steps);
-    FileSizeHistogram sizes = FileSizeHistogram.of(snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
-    ZOrderSkippingReport skipping = compaction.compacted() && !request.zOrderColumns().isEmpty()
-        ? ReportSections.zOrderSkipping(request.zOrderColumns(), snapshot, latest, compaction) : null;
-    MaintenanceReport report = deliver(request, report("run", executionId, started, request, location, health, latency,
-        compaction, vacuum, sizes, DeliveryReport.none(), steps).withZOrderSkipping(skipping));
+    FileSizeHistogram sizes =
+        FileSizeHistogram.of(
+            snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
+    ZOrderSkippingReport skipping =
+        compaction.compacted() && !request.zOrderColumns().isEmpty()
+            ? ReportSections.zOrderSkipping(request.zOrderColumns(), snapshot, latest, compaction)
+            : null;
+    MaintenanceReport report =
+        deliver(
+            request,
+            report(
+                    "run",
+                    executionId,
+                    started,
+                    request,
+                    location,
+                    health,
+                    latency,
+                    compaction,
+                    vacuum,
+                    sizes,
+                    DeliveryReport.none(),
+                    steps)
+                .withZOrderSkipping(skipping));
     return recorded(request, report);
   }
 
@@ -139,14 +182,20 @@ public final class MaintenancePipeline {
    * and alerted, and never turns the run into a failure.
    */
   private MaintenanceReport recorded(MaintenanceRequest request, MaintenanceReport report) {
-    MaintenanceReport stored = report.withDelivery(report.delivery().withTelemetry("recorded", null));
+    MaintenanceReport stored =
+        report.withDelivery(report.delivery().withTelemetry("recorded", null));
     try {
       ports.telemetry().record(stored);
       return stored;
     } catch (RuntimeException e) {
       // Any failure of a side service after the work is done is reported, not thrown.
-      LOG.log(Level.WARNING, "telemetry not recorded: table={0} run={1} sink={2}: {3}; the maintenance itself is done",
-          report.tableUri(), report.executionId(), ports.telemetry().describe(), e.getMessage());
+      LOG.log(
+          Level.WARNING,
+          "telemetry not recorded: table={0} run={1} sink={2}: {3}; the maintenance itself is done",
+          report.tableUri(),
+          report.executionId(),
+          ports.telemetry().describe(),
+          e.getMessage());
       alert(request, new TableLocation(report.tableUri()), report.executionId(), "telemetry", e);
       return report.withDelivery(report.delivery().withTelemetry("failed", e.getMessage()));
     }
@@ -158,28 +207,68 @@ public final class MaintenancePipeline {
     try {
       delivery = ports.publisher().publish(report).map(delivery::withHtmlReport).orElse(delivery);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "HTML report not written: table={0} run={1}: {2}", report.tableUri(), report.executionId(), e.getMessage());
+      LOG.log(
+          Level.WARNING,
+          "HTML report not written: table={0} run={1}: {2}",
+          report.tableUri(),
+          report.executionId(),
+          e.getMessage());
     }
     if (request.notifySlack()) {
       NotificationResult sent = ports.notifier().success(report.withDelivery(delivery));
-      LOG.log(Level.INFO, "slack: table={0} run={1} {2} ({3})", report.tableUri(), report.executionId(), sent.status(), sent.detail());
+      LOG.log(
+          Level.INFO,
+          "slack: table={0} run={1} {2} ({3})",
+          report.tableUri(),
+          report.executionId(),
+          sent.status(),
+          sent.detail());
       delivery = delivery.withSlack(sent.status(), sent.detail(), sent.attempts());
     }
     return report.withDelivery(delivery);
   }
 
-  /** Sends a failure alert when asked for; a failed alert is logged and the original error stands. */
-  private void alert(MaintenanceRequest request, TableLocation location, String executionId, String command, RuntimeException error) {
+  /**
+   * Sends a failure alert when asked for; a failed alert is logged and the original error stands.
+   */
+  private void alert(
+      MaintenanceRequest request,
+      TableLocation location,
+      String executionId,
+      String command,
+      RuntimeException error) {
     if (!request.notifySlack()) {
       return;
     }
-    String errorClass = error instanceof CompactorException ce ? ce.kind().name() : error.getClass().getSimpleName();
+    String errorClass =
+        error instanceof CompactorException ce
+            ? ce.kind().name()
+            : error.getClass().getSimpleName();
     try {
-      NotificationResult sent = ports.notifier().failure(
-          new FailureAlert(executionId, location.uri(), command, errorClass, ports.clock().instant().toString()));
-      LOG.log(Level.INFO, "slack alert: table={0} run={1} {2} ({3})", location, executionId, sent.status(), sent.detail());
+      NotificationResult sent =
+          ports
+              .notifier()
+              .failure(
+                  new FailureAlert(
+                      executionId,
+                      location.uri(),
+                      command,
+                      errorClass,
+                      ports.clock().instant().toString()));
+      LOG.log(
+          Level.INFO,
+          "slack alert: table={0} run={1} {2} ({3})",
+          location,
+          executionId,
+          sent.status(),
+          sent.detail());
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "slack alert not sent: table={0} run={1}: {2}", location, executionId, e.getMessage());
+      LOG.log(
+          Level.WARNING,
+          "slack alert not sent: table={0} run={1}: {2}",
+          location,
+          executionId,
+          e.getMessage());
     }
   }
 
@@ -190,17 +279,27 @@ public final class MaintenancePipeline {
   public MaintenanceReport planOnly(MaintenanceRequest request, TableLocation location) {
     ReadOnlyStart start = startReadOnly(request, location);
     refuseIfInvalid(tableViolations(start.request(), start.snapshot().schema()));
-    CompactionPlan plan = CompactionPlanner.plan(start.snapshot(), options(start.request(), start.snapshot().schema()));
-    List<StepOutcome> steps = List.of(
-        inspected(start.health()),
-        StepOutcome.done("plan", plan.isEmpty() ? whyNothing(start.request(), start.health(), plan)
-            : plan.bins().size() + " bins of " + plan.filesToRewrite() + " files; nothing was rewritten"));
-    return report("plan", start, location, null, ReportSections.notRun(start.health(), plan), null, steps);
+    CompactionPlan plan =
+        CompactionPlanner.plan(
+            start.snapshot(), options(start.request(), start.snapshot().schema()));
+    List<StepOutcome> steps =
+        List.of(
+            inspected(start.health()),
+            StepOutcome.done(
+                "plan",
+                plan.isEmpty()
+                    ? whyNothing(start.request(), start.health(), plan)
+                    : plan.bins().size()
+                        + " bins of "
+                        + plan.filesToRewrite()
+                        + " files; nothing was rewritten"));
+    return report(
+        "plan", start, location, null, ReportSections.notRun(start.health(), plan), null, steps);
   }
 
   /**
-   * Inspects the table at {@code location} without changing anything or recording telemetry;
-   * {@code demo_mode} is ignored.
+   * Inspects the table at {@code location} without changing anything or recording telemetry; {@code
+   * demo_mode} is ignored.
    */
   public MaintenanceReport inspectOnly(MaintenanceRequest request, TableLocation location) {
     ReadOnlyStart start = startReadOnly(request, location);
@@ -218,9 +317,16 @@ public final class MaintenancePipeline {
     return recorded(start.request(), report("vacuum", start, location, null, null, vacuum, steps));
   }
 
-  /** What the single-step commands share: the request without demo mode, validated, and the table inspected. */
+  /**
+   * What the single-step commands share: the request without demo mode, validated, and the table
+   * inspected.
+   */
   private record ReadOnlyStart(
-      Instant started, String executionId, MaintenanceRequest request, TableSnapshot snapshot, TableHealth health) {}
+      Instant started,
+      String executionId,
+      MaintenanceRequest request,
+      TableSnapshot snapshot,
+      TableHealth health) {}
 
   private ReadOnlyStart startReadOnly(MaintenanceRequest request, TableLocation location) {
     Instant started = ports.clock().instant();
@@ -239,25 +345,50 @@ public final class MaintenancePipeline {
       CompactionReport compaction,
       VacuumReport vacuum,
       List<StepOutcome> steps) {
-    FileSizeHistogram sizes = command.equals("plan") ? null : FileSizeHistogram.of(start.snapshot().activeFiles(), null);
+    FileSizeHistogram sizes =
+        command.equals("plan") ? null : FileSizeHistogram.of(start.snapshot().activeFiles(), null);
     DeliveryReport delivery = command.equals("vacuum") ? DeliveryReport.none() : null;
-    return report(command, start.executionId(), start.started(), start.request(), location, start.health(),
-        latency, compaction, vacuum, sizes, delivery, steps);
+    return report(
+        command,
+        start.executionId(),
+        start.started(),
+        start.request(),
+        location,
+        start.health(),
+        latency,
+        compaction,
+        vacuum,
+        sizes,
+        delivery,
+        steps);
   }
 
-  private VacuumReport vacuum(MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+  private VacuumReport vacuum(
+      MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     refuseUnsupportedFeatures(snapshot, "vacuum");
     VacuumMode mode = VacuumMode.valueOf(request.vacuumMode().toUpperCase(Locale.ROOT));
-    VacuumResult result = ports.vacuum().vacuum(snapshot, mode, request.vacuumRetentionHours(), request.vacuumDryRun());
+    VacuumResult result =
+        ports
+            .vacuum()
+            .vacuum(snapshot, mode, request.vacuumRetentionHours(), request.vacuumDryRun());
     VacuumReport report = ReportSections.vacuum(result);
     if (result.skippedReason() != null) {
       steps.add(StepOutcome.skipped("vacuum", result.skippedReason()));
     } else {
-      steps.add(StepOutcome.done("vacuum", String.format(Locale.ROOT,
-          "%s mode, retention %d h (%s): %d candidate files (%d bytes), %s",
-          request.vacuumMode(), report.vacuumRetentionHours(), report.vacuumRetentionSource(),
-          report.candidateFilesCount(), report.candidateBytes(),
-          result.dryRun() ? "dry run, nothing deleted" : report.deletedFilesCount() + " deleted")));
+      steps.add(
+          StepOutcome.done(
+              "vacuum",
+              String.format(
+                  Locale.ROOT,
+                  "%s mode, retention %d h (%s): %d candidate files (%d bytes), %s",
+                  request.vacuumMode(),
+                  report.vacuumRetentionHours(),
+                  report.vacuumRetentionSource(),
+                  report.candidateFilesCount(),
+                  report.candidateBytes(),
+                  result.dryRun()
+                      ? "dry run, nothing deleted"
+                      : report.deletedFilesCount() + " deleted")));
     }
     return report;
   }
@@ -266,31 +397,57 @@ public final class MaintenancePipeline {
    * Measures read latency; the probe is advisory, so a failure (a missing object, a timed-out read)
    * is noted in {@code failures} and null returned.
    */
-  private ProbeResult probe(TableSnapshot snapshot, List<PartitionValues> partitions, String when, List<String> failures) {
+  private ProbeResult probe(
+      TableSnapshot snapshot,
+      List<PartitionValues> partitions,
+      String when,
+      List<String> failures) {
     try {
       ProbeResult result = ports.probe().measure(snapshot, partitions);
-      LOG.log(Level.INFO, "read latency {0}: table={1} version={2} partitions={3} files={4} median_ms={5}",
-          when, snapshot.location(), snapshot.version(), partitions.size(), result.files(), result.medianMs());
+      LOG.log(
+          Level.INFO,
+          "read latency {0}: table={1} version={2} partitions={3} files={4} median_ms={5}",
+          when,
+          snapshot.location(),
+          snapshot.version(),
+          partitions.size(),
+          result.files(),
+          result.medianMs());
       return result;
     } catch (RuntimeException e) {
       // Advisory: whatever went wrong while measuring must not stop the maintenance.
-      LOG.log(Level.WARNING, "read-latency probe failed ({0}): table={1} version={2}: {3}; maintenance goes on",
-          when, snapshot.location(), snapshot.version(), e.getMessage());
+      LOG.log(
+          Level.WARNING,
+          "read-latency probe failed ({0}): table={1} version={2}: {3}; maintenance goes on",
+          when,
+          snapshot.location(),
+          snapshot.version(),
+          e.getMessage());
       failures.add(when + " compaction: " + e.getMessage());
       return null;
     }
   }
 
   private static StepOutcome inspected(TableHealth health) {
-    return StepOutcome.done("inspect", health.totalFiles() + " active files at version " + health.tableVersion());
+    return StepOutcome.done(
+        "inspect", health.totalFiles() + " active files at version " + health.tableVersion());
   }
 
   private static StepOutcome probeStep(LatencyReport latency) {
-    String detail = String.format(Locale.ROOT, "median read %.1f ms before (%d files)",
-        latency.readLatencyPreMs(), latency.latencyProbeFilesPre());
+    String detail =
+        String.format(
+            Locale.ROOT,
+            "median read %.1f ms before (%d files)",
+            latency.readLatencyPreMs(),
+            latency.latencyProbeFilesPre());
     if (latency.readLatencyPostMs() != null) {
-      detail += String.format(Locale.ROOT, ", %.1f ms after (%d files), speedup %.1f%%",
-          latency.readLatencyPostMs(), latency.latencyProbeFilesPost(), latency.latencySpeedupPct());
+      detail +=
+          String.format(
+              Locale.ROOT,
+              ", %.1f ms after (%d files), speedup %.1f%%",
+              latency.readLatencyPostMs(),
+              latency.latencyProbeFilesPost(),
+              latency.latencySpeedupPct());
     } else {
       detail += "; not measured again: nothing was rewritten";
     }
@@ -303,19 +460,30 @@ public final class MaintenancePipeline {
   /** Up to {@code max} partitions with the most files: where fragmentation costs most. */
   private static List<PartitionValues> mostFragmented(TableHealth health, int max) {
     return health.partitions().stream()
-        .sorted(java.util.Comparator.comparingInt(company.data.compactor.inspect.PartitionHealth::fileCount).reversed()
-            .thenComparing(company.data.compactor.inspect.PartitionHealth::partition))
+        .sorted(
+            java.util.Comparator.comparingInt(
+                    company.data.compactor.inspect.PartitionHealth::fileCount)
+                .reversed()
+                .thenComparing(company.data.compactor.inspect.PartitionHealth::partition))
         .limit(max)
         .map(p -> new PartitionValues(p.partitionValues()))
         .toList();
   }
 
   private static StepOutcome compacted(MaintenanceRequest request, CompactionReport c) {
-    String detail = String.format(Locale.ROOT,
-        "%d files -> %d (%d removed, %d added), %.3f MB rewritten, version %d -> %d",
-        c.filesBefore(), c.filesAfter(), c.filesRemoved(), c.filesAdded(), c.bytesCompactedMb(),
-        c.versionBefore(), c.versionAfter());
-    long notCommitted = c.compactionPartitions().stream().filter(p -> !p.status().equals("committed")).count();
+    String detail =
+        String.format(
+            Locale.ROOT,
+            "%d files -> %d (%d removed, %d added), %.3f MB rewritten, version %d -> %d",
+            c.filesBefore(),
+            c.filesAfter(),
+            c.filesRemoved(),
+            c.filesAdded(),
+            c.bytesCompactedMb(),
+            c.versionBefore(),
+            c.versionAfter());
+    long notCommitted =
+        c.compactionPartitions().stream().filter(p -> !p.status().equals("committed")).count();
     if (notCommitted > 0) {
       detail += "; " + notCommitted + " partition(s) not committed (see compaction_partitions)";
     }
@@ -325,14 +493,23 @@ public final class MaintenancePipeline {
     return StepOutcome.done("compact", detail);
   }
 
-  private static String whyNothing(MaintenanceRequest request, TableHealth health, CompactionPlan plan) {
+  private static String whyNothing(
+      MaintenanceRequest request, TableHealth health, CompactionPlan plan) {
     if (!plan.tableGatePassed()) {
-      return String.format(Locale.ROOT, "small-file ratio %.2f%% is below the %.2f%% gate",
-          health.smallFileRatioPct(), request.compactionRatioThresholdPct());
+      return String.format(
+          Locale.ROOT,
+          "small-file ratio %.2f%% is below the %.2f%% gate",
+          health.smallFileRatioPct(),
+          request.compactionRatioThresholdPct());
     }
-    boolean clustered = plan.partitions().stream().anyMatch(p -> p.outcome() == PartitionDecision.Outcome.ALREADY_CLUSTERED);
-    if (clustered && plan.partitions().stream().noneMatch(p -> p.outcome() == PartitionDecision.Outcome.COMPACT)) {
-      return "every partition over the gate is already Z-ordered by " + String.join(", ", request.zOrderColumns())
+    boolean clustered =
+        plan.partitions().stream()
+            .anyMatch(p -> p.outcome() == PartitionDecision.Outcome.ALREADY_CLUSTERED);
+    if (clustered
+        && plan.partitions().stream()
+            .noneMatch(p -> p.outcome() == PartitionDecision.Outcome.COMPACT)) {
+      return "every partition over the gate is already Z-ordered by "
+          + String.join(", ", request.zOrderColumns())
           + " and has no new files";
     }
     return "no partition has two adjacent small files that fit one target-size output";
@@ -357,7 +534,9 @@ public final class MaintenancePipeline {
     try {
       PartitionFilter.parse(request.partitionFilter(), schema);
     } catch (IllegalArgumentException e) {
-      found.add(new Violation(InputKey.PARTITION_FILTER.key(), request.partitionFilter(), e.getMessage()));
+      found.add(
+          new Violation(
+              InputKey.PARTITION_FILTER.key(), request.partitionFilter(), e.getMessage()));
     }
     return found;
   }
@@ -367,8 +546,11 @@ public final class MaintenancePipeline {
     if (!unsupported.isEmpty()) {
       throw Errors.unsupportedTable(
           snapshot.location(),
-          "it uses table feature(s) " + String.join(", ", unsupported)
-              + " that " + step + " does not handle yet; nothing was written or deleted. Inspect and"
+          "it uses table feature(s) "
+              + String.join(", ", unsupported)
+              + " that "
+              + step
+              + " does not handle yet; nothing was written or deleted. Inspect and"
               + " plan still work on it.");
     }
   }
@@ -446,7 +628,8 @@ public final class MaintenancePipeline {
     inputs.put(InputKey.DEMO_MODE.key(), request.demoMode());
     inputs.put(InputKey.TABLE_URI.key(), location.uri());
     inputs.put(InputKey.SMALL_FILE_THRESHOLD_MB.key(), request.smallFileThresholdMb());
-    inputs.put(InputKey.COMPACTION_RATIO_THRESHOLD_PCT.key(), request.compactionRatioThresholdPct());
+    inputs.put(
+        InputKey.COMPACTION_RATIO_THRESHOLD_PCT.key(), request.compactionRatioThresholdPct());
     inputs.put(InputKey.TARGET_FILE_SIZE_MB.key(), request.targetFileSizeMb());
     inputs.put(InputKey.Z_ORDER_COLUMNS.key(), request.zOrderColumns());
     inputs.put(InputKey.VACUUM_RETENTION_HOURS.key(), request.vacuumRetentionHours());
@@ -454,7 +637,8 @@ public final class MaintenancePipeline {
     inputs.put(InputKey.LATENCY_SLA_MS.key(), request.latencySlaMs());
     inputs.put(InputKey.NOTIFY_SLACK.key(), request.notifySlack());
     inputs.put(InputKey.PARTITION_FILTER.key(), request.partitionFilter());
-    inputs.put(InputKey.MAX_BYTES_PER_RUN.key(),
+    inputs.put(
+        InputKey.MAX_BYTES_PER_RUN.key(),
         request.maxBytesPerRun().isPresent() ? request.maxBytesPerRun().getAsLong() : null);
     inputs.put(InputKey.VACUUM_MODE.key(), request.vacuumMode());
     inputs.put(InputKey.MAX_ZORDER_GROUP_BYTES.key(), request.maxZOrderGroupBytes());

@@ -1,28 +1,26 @@
 package company.data.compactor.pipeline;
 
-import company.data.compactor.model.PartitionValues;
-import company.data.compactor.compact.ZOrderSkipping;
-import company.data.compactor.model.TableSnapshot;
-import company.data.compactor.report.CompactionPartitionReport;
-import company.data.compactor.report.ZOrderSkippingReport;
-
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.compact.ZOrderSkipping;
+import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.model.ByteSizes;
-import company.data.compactor.config.MaintenanceRequest;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.probe.ProbeResult;
 import company.data.compactor.report.CompactionPartitionReport;
-import company.data.compactor.report.LatencyReport;
-import company.data.compactor.report.VacuumReport;
-import company.data.compactor.vacuum.VacuumCandidate;
-import company.data.compactor.vacuum.VacuumPlan;
-import company.data.compactor.vacuum.VacuumResult;
 import company.data.compactor.report.CompactionReport;
+import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.PartitionReport;
 import company.data.compactor.report.PlanPartitionReport;
 import company.data.compactor.report.PlanReport;
+import company.data.compactor.report.VacuumReport;
+import company.data.compactor.report.ZOrderSkippingReport;
+import company.data.compactor.vacuum.VacuumCandidate;
+import company.data.compactor.vacuum.VacuumPlan;
+import company.data.compactor.vacuum.VacuumResult;
 import java.util.List;
 import java.util.Locale;
 
@@ -33,9 +31,17 @@ final class ReportSections {
 
   static List<PartitionReport> partitions(TableHealth health) {
     return health.partitions().stream()
-        .map(p -> new PartitionReport(
-            p.partition(), p.partitionValues(), p.fileCount(), p.smallFilesCount(),
-            p.smallFileRatioPct(), p.avgFileSizeMb(), p.totalSizeMb(), p.totalBytes()))
+        .map(
+            p ->
+                new PartitionReport(
+                    p.partition(),
+                    p.partitionValues(),
+                    p.fileCount(),
+                    p.smallFilesCount(),
+                    p.smallFileRatioPct(),
+                    p.avgFileSizeMb(),
+                    p.totalSizeMb(),
+                    p.totalBytes()))
         .toList();
   }
 
@@ -51,8 +57,15 @@ final class ReportSections {
         plan.deferred().size(),
         plan.bytesDeferred(),
         plan.partitions().stream()
-            .map(d -> new PlanPartitionReport(
-                d.partition().label(), d.partition().values(), d.files(), d.smallFiles(), d.outcome().name().toLowerCase(Locale.ROOT), d.bins()))
+            .map(
+                d ->
+                    new PlanPartitionReport(
+                        d.partition().label(),
+                        d.partition().values(),
+                        d.files(),
+                        d.smallFiles(),
+                        d.outcome().name().toLowerCase(Locale.ROOT),
+                        d.bins()))
             .toList(),
         plan.filesWithDeletionVectors());
   }
@@ -60,11 +73,15 @@ final class ReportSections {
   /** The compaction section when compaction was planned but nothing ran (gate, dry plan). */
   /** {@code zorder_skipping} over the partitions whose Z-order rewrite was committed. */
   static ZOrderSkippingReport zOrderSkipping(
-      List<String> columns, TableSnapshot before, TableSnapshot after, CompactionReport compaction) {
-    java.util.Set<PartitionValues> committed = compaction.compactionPartitions().stream()
-        .filter(p -> p.status().equals("committed"))
-        .map(p -> new PartitionValues(p.partitionValues()))
-        .collect(java.util.stream.Collectors.toSet());
+      List<String> columns,
+      TableSnapshot before,
+      TableSnapshot after,
+      CompactionReport compaction) {
+    java.util.Set<PartitionValues> committed =
+        compaction.compactionPartitions().stream()
+            .filter(p -> p.status().equals("committed"))
+            .map(p -> new PartitionValues(p.partitionValues()))
+            .collect(java.util.stream.Collectors.toSet());
     List<ZOrderSkipping.ColumnSkipping> measured =
         ZOrderSkipping.measure(before.activeFiles(), after.activeFiles(), columns, committed);
     if (measured.isEmpty()) {
@@ -72,10 +89,25 @@ final class ReportSections {
     }
     return new ZOrderSkippingReport(
         columns,
-        round(measured.stream().mapToDouble(ZOrderSkipping.ColumnSkipping::fileFractionBefore).average().orElse(1.0)),
-        round(measured.stream().mapToDouble(ZOrderSkipping.ColumnSkipping::fileFractionAfter).average().orElse(1.0)),
-        measured.stream().map(m -> new ZOrderSkippingReport.Column(
-            m.column(), m.sampledValues(), round(m.fileFractionBefore()), round(m.fileFractionAfter()))).toList());
+        round(
+            measured.stream()
+                .mapToDouble(ZOrderSkipping.ColumnSkipping::fileFractionBefore)
+                .average()
+                .orElse(1.0)),
+        round(
+            measured.stream()
+                .mapToDouble(ZOrderSkipping.ColumnSkipping::fileFractionAfter)
+                .average()
+                .orElse(1.0)),
+        measured.stream()
+            .map(
+                m ->
+                    new ZOrderSkippingReport.Column(
+                        m.column(),
+                        m.sampledValues(),
+                        round(m.fileFractionBefore()),
+                        round(m.fileFractionAfter())))
+            .toList());
   }
 
   private static double round(double fraction) {
@@ -84,9 +116,23 @@ final class ReportSections {
 
   static CompactionReport notRun(TableHealth health, CompactionPlan plan) {
     return new CompactionReport(
-        false, health.tableVersion(), health.tableVersion(), health.totalFiles(), health.totalFiles(),
-        0, 0, 0, 0, 0.0, 0, plan.bytesDeferred() + (plan.isEmpty() ? 0 : plan.bytesToRewrite()),
-        0, 0, 0.0, plan(plan), List.of());
+        false,
+        health.tableVersion(),
+        health.tableVersion(),
+        health.totalFiles(),
+        health.totalFiles(),
+        0,
+        0,
+        0,
+        0,
+        0.0,
+        0,
+        plan.bytesDeferred() + (plan.isEmpty() ? 0 : plan.bytesToRewrite()),
+        0,
+        0,
+        0.0,
+        plan(plan),
+        List.of());
   }
 
   static CompactionReport ran(TableHealth health, CompactionPlan plan, CompactionResult result) {
@@ -112,9 +158,12 @@ final class ReportSections {
         result.partitions().stream().map(ReportSections::partition).toList());
   }
 
-  static LatencyReport latency(MaintenanceRequest request, String method, ProbeResult pre, ProbeResult post) {
-    Double speedup = post == null || pre.medianMs() == 0 ? null
-        : round((pre.medianMs() - post.medianMs()) / pre.medianMs() * 100, 1);
+  static LatencyReport latency(
+      MaintenanceRequest request, String method, ProbeResult pre, ProbeResult post) {
+    Double speedup =
+        post == null || pre.medianMs() == 0
+            ? null
+            : round((pre.medianMs() - post.medianMs()) / pre.medianMs() * 100, 1);
     return new LatencyReport(
         pre.medianMs(),
         post == null ? null : post.medianMs(),
@@ -154,8 +203,16 @@ final class ReportSections {
 
   private static CompactionPartitionReport partition(PartitionResult p) {
     return new CompactionPartitionReport(
-        p.partition().label(), p.partition().values(), p.status().name().toLowerCase(Locale.ROOT), p.committedVersion(),
-        p.filesRemoved(), p.filesAdded(), p.bytesRemoved(), p.bytesAdded(), p.rows(), p.detail(),
+        p.partition().label(),
+        p.partition().values(),
+        p.status().name().toLowerCase(Locale.ROOT),
+        p.committedVersion(),
+        p.filesRemoved(),
+        p.filesAdded(),
+        p.bytesRemoved(),
+        p.bytesAdded(),
+        p.rows(),
+        p.detail(),
         p.hookFailures());
   }
 

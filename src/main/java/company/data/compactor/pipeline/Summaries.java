@@ -5,8 +5,8 @@ import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.LatencyReport;
-import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.StepOutcome;
+import company.data.compactor.report.VacuumReport;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -38,33 +38,61 @@ final class Summaries {
             health.totalSizeMb(),
             health.totalRows() == null ? "unknown" : String.valueOf(health.totalRows())));
     if (compaction != null && compaction.compacted()) {
-      text.append(String.format(Locale.ROOT,
-          " Compacted: %d -> %d files, %.3f MB rewritten, version %d -> %d.",
-          compaction.filesBefore(), compaction.filesAfter(), compaction.bytesCompactedMb(),
-          compaction.versionBefore(), compaction.versionAfter()));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              " Compacted: %d -> %d files, %.3f MB rewritten, version %d -> %d.",
+              compaction.filesBefore(),
+              compaction.filesAfter(),
+              compaction.bytesCompactedMb(),
+              compaction.versionBefore(),
+              compaction.versionAfter()));
     } else if (health.compactionRequired()) {
-      text.append(String.format(Locale.ROOT,
-          " Compaction required (ratio reaches the %.2f%% gate).", request.compactionRatioThresholdPct()));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              " Compaction required (ratio reaches the %.2f%% gate).",
+              request.compactionRatioThresholdPct()));
     } else {
       text.append(" Healthy: no compaction needed.");
     }
     if (latency != null && latency.readLatencyPostMs() != null) {
       double speedup = latency.latencySpeedupPct();
-      text.append(String.format(Locale.ROOT, " Read latency %.1f -> %.1f ms (%.1f%% %s).",
-          latency.readLatencyPreMs(), latency.readLatencyPostMs(), Math.abs(speedup), speedup >= 0 ? "faster" : "slower"));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              " Read latency %.1f -> %.1f ms (%.1f%% %s).",
+              latency.readLatencyPreMs(),
+              latency.readLatencyPostMs(),
+              Math.abs(speedup),
+              speedup >= 0 ? "faster" : "slower"));
     } else if (latency != null) {
       text.append(String.format(Locale.ROOT, " Read latency %.1f ms.", latency.readLatencyPreMs()));
     }
     if (vacuum != null && vacuum.vacuumSkippedReason() == null) {
-      text.append(String.format(Locale.ROOT, " Vacuum (%s, %d h): %d candidates, %s%s.",
-          vacuum.vacuumMode(), vacuum.vacuumRetentionHours(), vacuum.candidateFilesCount(),
-          vacuum.vacuumDryRun() ? "dry run" : vacuum.deletedFilesCount() + " deleted",
-          vacuum.keptUnexpiredTombstones() == 0 ? ""
-              : "; " + vacuum.keptUnexpiredTombstones() + " removed files wait for their tombstones to pass the retention"));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              " Vacuum (%s, %d h): %d candidates, %s%s.",
+              vacuum.vacuumMode(),
+              vacuum.vacuumRetentionHours(),
+              vacuum.candidateFilesCount(),
+              vacuum.vacuumDryRun() ? "dry run" : vacuum.deletedFilesCount() + " deleted",
+              vacuum.keptUnexpiredTombstones() == 0
+                  ? ""
+                  : "; "
+                      + vacuum.keptUnexpiredTombstones()
+                      + " removed files wait for their tombstones to pass the retention"));
     }
     steps.stream()
         .filter(s -> s.status().equals("failed"))
-        .forEach(s -> text.append(" The ").append(s.step()).append(" step failed (advisory): ").append(s.detail()).append("."));
+        .forEach(
+            s ->
+                text.append(" The ")
+                    .append(s.step())
+                    .append(" step failed (advisory): ")
+                    .append(s.detail())
+                    .append("."));
     String unavailable =
         steps.stream()
             .filter(s -> s.status().equals("not_available"))

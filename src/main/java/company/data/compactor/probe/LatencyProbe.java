@@ -11,8 +11,8 @@ public interface LatencyProbe {
    * Reads the active files of {@code partitions} of {@code snapshot} as a reader would and times
    * it.
    *
-   * @param partitions partitions to read (the same before and after compaction, so the two
-   *     figures compare)
+   * @param partitions partitions to read (the same before and after compaction, so the two figures
+   *     compare)
    * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when storage or the
    *     query fails
    */

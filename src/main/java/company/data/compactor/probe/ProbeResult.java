@@ -13,7 +13,12 @@ import java.util.List;
  * @param result the query's result (first row, as text), so pre and post can be compared
  */
 public record ProbeResult(
-    double medianMs, List<Double> runsMs, int files, long bytes, List<String> partitions, String result) {
+    double medianMs,
+    List<Double> runsMs,
+    int files,
+    long bytes,
+    List<String> partitions,
+    String result) {
 
   public ProbeResult {
     runsMs = List.copyOf(runsMs);

@@ -20,7 +20,8 @@ public record ProbeSettings(String query, int maxPartitions, int runs) {
   public ProbeSettings {
     String q = query.strip().toLowerCase(Locale.ROOT);
     if (!(q.startsWith("select") || q.startsWith("with")) || query.contains(";")) {
-      throw new IllegalArgumentException("the probe query must be one SELECT statement over t, got: " + query);
+      throw new IllegalArgumentException(
+          "the probe query must be one SELECT statement over t, got: " + query);
     }
     if (maxPartitions < 1 || runs < 1) {
       throw new IllegalArgumentException("probe partitions and runs must be >= 1");

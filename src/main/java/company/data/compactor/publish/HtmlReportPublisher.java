@@ -15,9 +15,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 
 /**
- * Writes each run's {@link HtmlReport} through the storage port to {@code
- * <base>/<table slug>/<evaluated_at>-<execution_id>.html}: a local directory, or an S3 prefix in
- * AWS.
+ * Writes each run's {@link HtmlReport} through the storage port to {@code <base>/<table
+ * slug>/<evaluated_at>-<execution_id>.html}: a local directory, or an S3 prefix in AWS.
  */
 public final class HtmlReportPublisher implements ReportPublisher {
 
@@ -36,12 +35,19 @@ public final class HtmlReportPublisher implements ReportPublisher {
   @Override
   public Optional<String> publish(MaintenanceReport report) {
     TableLocation table = new TableLocation(report.tableUri());
-    String path = base.child(TableKeys.slug(table) + "/"
-        + FILE_TIME.format(Instant.parse(report.evaluatedAt())) + "-" + report.executionId() + ".html");
+    String path =
+        base.child(
+            TableKeys.slug(table)
+                + "/"
+                + FILE_TIME.format(Instant.parse(report.evaluatedAt()))
+                + "-"
+                + report.executionId()
+                + ".html");
     try (OutputStream out = storage.create(path)) {
       out.write(HtmlReport.render(report).getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw Errors.operationFailed("writing the HTML report of run " + report.executionId() + " to " + path, e);
+      throw Errors.operationFailed(
+          "writing the HTML report of run " + report.executionId() + " to " + path, e);
     }
     return Optional.of(path);
   }

@@ -3,8 +3,8 @@ package company.data.compactor.report;
 import java.util.List;
 
 /**
- * The compaction part of the report, with the blueprint's field names (unwrapped into the top
- * level of the report's JSON).
+ * The compaction part of the report, with the blueprint's field names (unwrapped into the top level
+ * of the report's JSON).
  *
  * @param compacted whether at least one rewrite was committed
  * @param versionBefore table version before compaction

@@ -9,13 +9,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * How active file sizes spread per partition, before and (when compaction committed) after the
- * run: counts per size bucket. Bucket {@code i} holds files below {@code bucket_upper_mb[i]} MB
- * and at or above the previous bound; the last bucket (upper bound null) is open.
+ * How active file sizes spread per partition, before and (when compaction committed) after the run:
+ * counts per size bucket. Bucket {@code i} holds files below {@code bucket_upper_mb[i]} MB and at
+ * or above the previous bound; the last bucket (upper bound null) is open.
  *
  * @param bucketUpperMb upper bounds in MB, the last one null
- * @param partitions per partition (sorted by label): counts before, and after (null when
- *     nothing was rewritten)
+ * @param partitions per partition (sorted by label): counts before, and after (null when nothing
+ *     was rewritten)
  */
 public record FileSizeHistogram(List<Double> bucketUpperMb, List<PartitionSizes> partitions) {
 
@@ -45,10 +45,13 @@ public record FileSizeHistogram(List<Double> bucketUpperMb, List<PartitionSizes>
     keys.addAll(afterCounts.keySet());
     List<PartitionSizes> partitions = new ArrayList<>();
     for (PartitionValues partition : keys) {
-      partitions.add(new PartitionSizes(
-          partition.label(),
-          list(beforeCounts.getOrDefault(partition, new int[BOUNDS_MB.length + 1])),
-          after == null ? null : list(afterCounts.getOrDefault(partition, new int[BOUNDS_MB.length + 1]))));
+      partitions.add(
+          new PartitionSizes(
+              partition.label(),
+              list(beforeCounts.getOrDefault(partition, new int[BOUNDS_MB.length + 1])),
+              after == null
+                  ? null
+                  : list(afterCounts.getOrDefault(partition, new int[BOUNDS_MB.length + 1]))));
     }
     List<Double> bounds = new ArrayList<>(Arrays.stream(BOUNDS_MB).boxed().toList());
     bounds.add(null);
@@ -69,7 +72,9 @@ public record FileSizeHistogram(List<Double> bucketUpperMb, List<PartitionSizes>
   private static Map<PartitionValues, int[]> count(List<DataFile> files) {
     Map<PartitionValues, int[]> counts = new TreeMap<>(PartitionValues.ORDER);
     for (DataFile f : files) {
-      counts.computeIfAbsent(f.partition(), k -> new int[BOUNDS_MB.length + 1])[bucket(f.sizeBytes())]++;
+      counts
+          .computeIfAbsent(f.partition(), k -> new int[BOUNDS_MB.length + 1])[
+          bucket(f.sizeBytes())]++;
     }
     return counts;
   }

@@ -17,8 +17,8 @@ import java.util.List;
  * @param latencyProbeBytesPre bytes read before
  * @param latencyProbeBytesPost bytes read after; null without a post measurement
  * @param latencyProbeResultPre the query's answer before
- * @param latencyProbeResultPost the query's answer after (equal unless another writer changed
- *     the partitions meanwhile)
+ * @param latencyProbeResultPost the query's answer after (equal unless another writer changed the
+ *     partitions meanwhile)
  */
 public record LatencyReport(
     double readLatencyPreMs,

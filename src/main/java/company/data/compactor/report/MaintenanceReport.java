@@ -80,10 +80,33 @@ public record MaintenanceReport(
 
   /** This report with {@code skipping} in place of its own. */
   public MaintenanceReport withZOrderSkipping(ZOrderSkippingReport skipping) {
-    return new MaintenanceReport(schemaVersion, executionId, command, evaluatedAt, durationMs, tableUri, tableVersion,
-        demoMode, inputs, totalFiles, totalSmallFiles, smallFileRatioPct, avgFileSizeMb, totalSizeMb, totalRows,
-        filesWithoutStats, compactionRequired, partitions, latency, compaction, vacuum, skipping, fileSizeHistogram, delivery,
-        steps, summary);
+    return new MaintenanceReport(
+        schemaVersion,
+        executionId,
+        command,
+        evaluatedAt,
+        durationMs,
+        tableUri,
+        tableVersion,
+        demoMode,
+        inputs,
+        totalFiles,
+        totalSmallFiles,
+        smallFileRatioPct,
+        avgFileSizeMb,
+        totalSizeMb,
+        totalRows,
+        filesWithoutStats,
+        compactionRequired,
+        partitions,
+        latency,
+        compaction,
+        vacuum,
+        skipping,
+        fileSizeHistogram,
+        delivery,
+        steps,
+        summary);
   }
 
   /**
@@ -95,15 +118,40 @@ public record MaintenanceReport(
     if (delivery == null) {
       return this;
     }
-    return withDelivery(error.map(e -> delivery.withLeaseRelease("failed", e))
-        .orElseGet(() -> delivery.withLeaseRelease("released", null)));
+    return withDelivery(
+        error
+            .map(e -> delivery.withLeaseRelease("failed", e))
+            .orElseGet(() -> delivery.withLeaseRelease("released", null)));
   }
 
   /** This report with {@code delivery} in place of its own. */
   public MaintenanceReport withDelivery(DeliveryReport delivery) {
-    return new MaintenanceReport(schemaVersion, executionId, command, evaluatedAt, durationMs, tableUri, tableVersion,
-        demoMode, inputs, totalFiles, totalSmallFiles, smallFileRatioPct, avgFileSizeMb, totalSizeMb, totalRows,
-        filesWithoutStats, compactionRequired, partitions, latency, compaction, vacuum, zorderSkipping, fileSizeHistogram, delivery,
-        steps, summary);
+    return new MaintenanceReport(
+        schemaVersion,
+        executionId,
+        command,
+        evaluatedAt,
+        durationMs,
+        tableUri,
+        tableVersion,
+        demoMode,
+        inputs,
+        totalFiles,
+        totalSmallFiles,
+        smallFileRatioPct,
+        avgFileSizeMb,
+        totalSizeMb,
+        totalRows,
+        filesWithoutStats,
+        compactionRequired,
+        partitions,
+        latency,
+        compaction,
+        vacuum,
+        zorderSkipping,
+        fileSizeHistogram,
+        delivery,
+        steps,
+        summary);
   }
 }

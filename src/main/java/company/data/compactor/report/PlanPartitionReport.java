@@ -12,4 +12,9 @@ package company.data.compactor.report;
  * @param bins bins planned (now and deferred)
  */
 public record PlanPartitionReport(
-    String partition, java.util.Map<String, String> partitionValues, int files, int smallFiles, String decision, int bins) {}
+    String partition,
+    java.util.Map<String, String> partitionValues,
+    int files,
+    int smallFiles,
+    String decision,
+    int bins) {}

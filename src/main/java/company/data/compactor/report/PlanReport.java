@@ -15,9 +15,9 @@ import java.util.List;
  * @param binsDeferred bins left for later runs by {@code max_bytes_per_run}
  * @param bytesDeferred their input bytes
  * @param partitions the decision per partition
- * @param filesWithDeletionVectors files left out of bins because they carry a deletion vector
- *     (the rewrite cannot apply deletion vectors yet; purge them, e.g. Delta's {@code REORG TABLE
- *     ... APPLY (PURGE)}, to compact them)
+ * @param filesWithDeletionVectors files left out of bins because they carry a deletion vector (the
+ *     rewrite cannot apply deletion vectors yet; purge them, e.g. Delta's {@code REORG TABLE ...
+ *     APPLY (PURGE)}, to compact them)
  */
 public record PlanReport(
     long readVersion,

@@ -10,8 +10,13 @@ public final class RunState {
     return report.compaction() != null && report.compaction().compacted();
   }
 
-  /** {@code compacted}, {@code nothing compacted} (the gate passed, nothing to merge) or {@code healthy}. */
+  /**
+   * {@code compacted}, {@code nothing compacted} (the gate passed, nothing to merge) or {@code
+   * healthy}.
+   */
   public static String of(MaintenanceReport report) {
-    return compacted(report) ? "compacted" : report.compactionRequired() ? "nothing compacted" : "healthy";
+    return compacted(report)
+        ? "compacted"
+        : report.compactionRequired() ? "nothing compacted" : "healthy";
   }
 }

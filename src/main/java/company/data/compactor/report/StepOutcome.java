@@ -3,10 +3,10 @@ package company.data.compactor.report;
 /**
  * What happened to one step of the run.
  *
- * @param step the step name: {@code seed}, {@code inspect}, {@code probe}, {@code compact},
- *     {@code vacuum}
- * @param status {@code done}, {@code skipped}, {@code not_available} or {@code failed} (an
- *     advisory step, such as the read-latency probe, that failed without failing the run)
+ * @param step the step name: {@code seed}, {@code inspect}, {@code probe}, {@code compact}, {@code
+ *     vacuum}
+ * @param status {@code done}, {@code skipped}, {@code not_available} or {@code failed} (an advisory
+ *     step, such as the read-latency probe, that failed without failing the run)
  * @param detail one line on why or what
  */
 public record StepOutcome(String step, String status, String detail) {

@@ -196,7 +196,6 @@ public final class LocalStorage implements Storage {
   }
 
   private static StoredObject toObject(Path file, BasicFileAttributes attrs) {
-    return new StoredObject(
-        toStoragePath(file), attrs.size(), attrs.lastModifiedTime().toMillis());
+    return new StoredObject(toStoragePath(file), attrs.size(), attrs.lastModifiedTime().toMillis());
   }
 }

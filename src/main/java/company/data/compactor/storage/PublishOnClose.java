@@ -2,13 +2,12 @@ package company.data.compactor.storage;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * An output stream into a local buffer file that is published (moved into place, uploaded) once,
- * on close, and then deleted: what {@link Storage#create} promises, for every implementation.
+ * An output stream into a local buffer file that is published (moved into place, uploaded) once, on
+ * close, and then deleted: what {@link Storage#create} promises, for every implementation.
  */
 public final class PublishOnClose extends FilterOutputStream {
 

@@ -11,8 +11,8 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * A local working directory owned by one run: created fresh under a root (never shared by two
- * runs) and deleted with everything in it on {@link #close()}, on success and on failure.
+ * A local working directory owned by one run: created fresh under a root (never shared by two runs)
+ * and deleted with everything in it on {@link #close()}, on success and on failure.
  */
 public final class Scratch implements AutoCloseable {
 
@@ -43,10 +43,11 @@ public final class Scratch implements AutoCloseable {
   }
 
   /**
-   * A local file holding {@code path}'s content: the file itself when storage is local, otherwise
-   * a copy downloaded into {@code into}.
+   * A local file holding {@code path}'s content: the file itself when storage is local, otherwise a
+   * copy downloaded into {@code into}.
    */
-  public static Path localCopy(Storage storage, String path, Path into, String name) throws IOException {
+  public static Path localCopy(Storage storage, String path, Path into, String name)
+      throws IOException {
     var local = storage.localFile(path);
     if (local.isPresent()) {
       return local.get();

@@ -55,8 +55,8 @@ public interface Storage {
    * callers exactly one gets {@code true}. This is how Delta log commits are made.
    *
    * <p>On an object store a lost response hides the outcome: a failure may have written the file,
-   * and {@code false} may mean the file is this very write (an earlier attempt of it). Callers
-   * that must know read the file back and compare bytes.
+   * and {@code false} may mean the file is this very write (an earlier attempt of it). Callers that
+   * must know read the file back and compare bytes.
    *
    * @return {@code false} when a file already existed (it is left as it was)
    * @throws IOException when the write failed; the file may or may not have been written
@@ -78,8 +78,8 @@ public interface Storage {
    * Where {@code path} really is once symbolic links are followed, in storage spelling ({@code
    * file:/...}): on local disk, the real path of its deepest existing ancestor with the rest of
    * {@code path} appended, so a file not written yet resolves through its directory. Stores without
-   * links (S3) answer {@code path} itself, which is the default. Callers compare the answer with the
-   * real path of the table root to keep reads and writes inside it.
+   * links (S3) answer {@code path} itself, which is the default. Callers compare the answer with
+   * the real path of the table root to keep reads and writes inside it.
    *
    * @throws IOException if a link on the way cannot be resolved (a dangling link)
    */

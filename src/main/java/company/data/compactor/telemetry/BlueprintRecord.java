@@ -23,8 +23,8 @@ import java.util.Map;
  *     {@code inputs.small_file_threshold_mb})
  * @param compactionRatioThresholdPct the input {@code compaction_ratio_threshold_pct} after
  *     defaults (report {@code inputs.compaction_ratio_threshold_pct})
- * @param totalFilesBefore active files when the run inspected the table, before any rewrite
- *     (report {@code total_files})
+ * @param totalFilesBefore active files when the run inspected the table, before any rewrite (report
+ *     {@code total_files})
  * @param smallFilesBefore those below {@code small_file_threshold_mb} (report {@code
  *     total_small_files})
  * @param smallFileRatioPct small files as a percentage of files, before any rewrite (report {@code
@@ -46,8 +46,8 @@ import java.util.Map;
  * @param latencyRegressionDetected whether the read before compaction exceeded {@code
  *     latency_sla_ms} (report {@code latency_regression_detected}); null when it was not measured
  * @param vacuumRetentionHours the retention vacuum applied (report {@code vacuum_retention_hours}:
- *     the largest of the 168 h floor, the input and the table's property); null when vacuum did
- *     not run
+ *     the largest of the 168 h floor, the input and the table's property); null when vacuum did not
+ *     run
  * @param vacuumDryRun whether vacuum only listed (report {@code vacuum_dry_run})
  * @param vacuumCandidateFiles files vacuum found to delete (report {@code candidate_files_count})
  * @param vacuumDeletedFiles files it deleted, 0 in a dry run (report {@code deleted_files_count})
@@ -79,14 +79,15 @@ public record BlueprintRecord(
    * Where records stored before these fields state the same fact: the report's name, or {@code
    * inputs.<name>}. The other blueprint fields have the report's names.
    */
-  private static final Map<String, String> EARLIER_NAMES = Map.of(
-      "total_files_before", "total_files",
-      "small_files_before", "total_small_files",
-      "compaction_executed", "compacted",
-      "vacuum_candidate_files", "candidate_files_count",
-      "vacuum_deleted_files", "deleted_files_count",
-      "small_file_threshold_mb", "inputs.small_file_threshold_mb",
-      "compaction_ratio_threshold_pct", "inputs.compaction_ratio_threshold_pct");
+  private static final Map<String, String> EARLIER_NAMES =
+      Map.of(
+          "total_files_before", "total_files",
+          "small_files_before", "total_small_files",
+          "compaction_executed", "compacted",
+          "vacuum_candidate_files", "candidate_files_count",
+          "vacuum_deleted_files", "deleted_files_count",
+          "small_file_threshold_mb", "inputs.small_file_threshold_mb",
+          "compaction_ratio_threshold_pct", "inputs.compaction_ratio_threshold_pct");
 
   private static final ObjectMapper SNAKE_CASE =
       new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
@@ -138,12 +139,16 @@ public record BlueprintRecord(
     }
     String earlier = EARLIER_NAMES.getOrDefault(field, field);
     if (earlier.startsWith("inputs.")) {
-      return record.get("inputs") instanceof Map<?, ?> inputs ? inputs.get(earlier.substring("inputs.".length())) : null;
+      return record.get("inputs") instanceof Map<?, ?> inputs
+          ? inputs.get(earlier.substring("inputs.".length()))
+          : null;
     }
     return record.get(earlier);
   }
 
   private static Double input(MaintenanceReport report, String name) {
-    return report.inputs() != null && report.inputs().get(name) instanceof Number n ? n.doubleValue() : null;
+    return report.inputs() != null && report.inputs().get(name) instanceof Number n
+        ? n.doubleValue()
+        : null;
   }
 }

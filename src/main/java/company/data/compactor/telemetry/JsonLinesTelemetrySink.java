@@ -1,15 +1,15 @@
 package company.data.compactor.telemetry;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.error.Errors;
+import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.MaintenanceReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.model.TableLocation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -60,7 +60,8 @@ public final class JsonLinesTelemetrySink implements TelemetryStore {
         if (line.isBlank()) {
           continue;
         }
-        Map<String, Object> record = JSON.readValue(line, new TypeReference<Map<String, Object>>() {});
+        Map<String, Object> record =
+            JSON.readValue(line, new TypeReference<Map<String, Object>>() {});
         if (table.uri().equals(record.get("table_uri"))) {
           records.add(record);
         }
@@ -68,7 +69,10 @@ public final class JsonLinesTelemetrySink implements TelemetryStore {
     } catch (IOException e) {
       throw Errors.operationFailed("reading telemetry from " + file, e);
     }
-    records.sort(Comparator.comparing((Map<String, Object> r) -> Instant.parse(String.valueOf(r.get("evaluated_at")))).reversed());
+    records.sort(
+        Comparator.comparing(
+                (Map<String, Object> r) -> Instant.parse(String.valueOf(r.get("evaluated_at"))))
+            .reversed());
     return List.copyOf(records.subList(0, Math.min(limit, records.size())));
   }
 

@@ -32,14 +32,15 @@ final class DeltaInterval {
 
   private static final Pattern NUMBER = Pattern.compile("([+-]?)(\\d+)(?:\\.(\\d{1,9}))?");
   private static final Pattern UNIT = Pattern.compile("([a-z]+?)s?");
-  private static final Map<String, Long> MICROS_PER = Map.of(
-      "week", 7 * 86_400_000_000L,
-      "day", 86_400_000_000L,
-      "hour", 3_600_000_000L,
-      "minute", 60_000_000L,
-      "second", 1_000_000L,
-      "millisecond", 1_000L,
-      "microsecond", 1L);
+  private static final Map<String, Long> MICROS_PER =
+      Map.of(
+          "week", 7 * 86_400_000_000L,
+          "day", 86_400_000_000L,
+          "hour", 3_600_000_000L,
+          "minute", 60_000_000L,
+          "second", 1_000_000L,
+          "millisecond", 1_000L,
+          "microsecond", 1L);
   private static final BigInteger MAX_MICROS = BigInteger.valueOf(Long.MAX_VALUE);
 
   private DeltaInterval() {}
@@ -70,7 +71,9 @@ final class DeltaInterval {
     if (total.signum() < 0) {
       throw new NotAnInterval("a negative interval");
     }
-    return total.compareTo(MAX_MICROS) > 0 ? Retention.LONGEST : Duration.of(total.longValueExact(), ChronoUnit.MICROS);
+    return total.compareTo(MAX_MICROS) > 0
+        ? Retention.LONGEST
+        : Duration.of(total.longValueExact(), ChronoUnit.MICROS);
   }
 
   private static BigInteger micros(Matcher number, String unitToken) throws NotAnInterval {
@@ -87,7 +90,8 @@ final class DeltaInterval {
     if (fraction != null && !name.equals("second")) {
       throw new NotAnInterval("'" + unitToken + "' cannot have a fractional part");
     }
-    BigDecimal magnitude = new BigDecimal(number.group(2) + (fraction == null ? "" : "." + fraction));
+    BigDecimal magnitude =
+        new BigDecimal(number.group(2) + (fraction == null ? "" : "." + fraction));
     BigInteger micros = magnitude.multiply(BigDecimal.valueOf(per)).toBigInteger();
     return number.group(1).equals("-") ? micros.negate() : micros;
   }

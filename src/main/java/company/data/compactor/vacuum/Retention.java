@@ -9,8 +9,8 @@ import java.util.Optional;
 /**
  * The effective file retention: the longest of the 168-hour floor, the request and the table's
  * {@code delta.deletedFileRetentionDuration}, read with Delta's interval grammar ({@link
- * DeltaInterval}). Fails closed: a property that does not parse refuses vacuum, it never falls
- * back to the floor.
+ * DeltaInterval}). Fails closed: a property that does not parse refuses vacuum, it never falls back
+ * to the floor.
  *
  * @param duration the retention applied, at most {@link #LONGEST}
  * @param source where it came from: {@code floor}, {@code request} or {@code table_property}
@@ -52,9 +52,16 @@ public record Retention(Duration duration, String source) {
     try {
       table = DeltaInterval.parse(value);
     } catch (DeltaInterval.NotAnInterval e) {
-      throw Errors.refused("vacuum", "the table property " + FILE_RETENTION_PROPERTY + " = '" + value
-          + "' is not a Delta interval (" + e.getMessage() + "). Nothing was deleted. Set it to an interval such as"
-          + " 'interval 14 days' (units: week, day, hour, minute, second, millisecond, microsecond), or unset it.");
+      throw Errors.refused(
+          "vacuum",
+          "the table property "
+              + FILE_RETENTION_PROPERTY
+              + " = '"
+              + value
+              + "' is not a Delta interval ("
+              + e.getMessage()
+              + "). Nothing was deleted. Set it to an interval such as"
+              + " 'interval 14 days' (units: week, day, hour, minute, second, millisecond, microsecond), or unset it.");
     }
     return table.compareTo(chosen.duration()) > 0 ? new Retention(table, "table_property") : chosen;
   }
@@ -65,7 +72,9 @@ public record Retention(Duration duration, String source) {
    */
   static Optional<Duration> logRetention(Map<String, String> tableProperties) {
     try {
-      return Optional.of(DeltaInterval.parse(tableProperties.getOrDefault(LOG_RETENTION_PROPERTY, "interval 30 days")));
+      return Optional.of(
+          DeltaInterval.parse(
+              tableProperties.getOrDefault(LOG_RETENTION_PROPERTY, "interval 30 days")));
     } catch (DeltaInterval.NotAnInterval e) {
       return Optional.empty();
     }

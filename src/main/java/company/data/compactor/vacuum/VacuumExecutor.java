@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs vacuum on one table: reads the log history and the table's files, plans with {@link
  * VacuumPlanner}, and (unless a dry run) records {@code VACUUM START}, deletes in batches of
- * {@value #DELETE_BATCH}, several at once (files already gone count as deleted), and records
- * {@code VACUUM END}, as Delta Lake and delta-rs do, so other engines see it in the history.
+ * {@value #DELETE_BATCH}, several at once (files already gone count as deleted), and records {@code
+ * VACUUM END}, as Delta Lake and delta-rs do, so other engines see it in the history.
  */
 public final class VacuumExecutor {
 
@@ -46,7 +46,8 @@ public final class VacuumExecutor {
   private final RewriteCommitter committer;
   private final VacuumPlanner planner;
 
-  public VacuumExecutor(Storage storage, LogReader logs, RewriteCommitter committer, VacuumPlanner planner) {
+  public VacuumExecutor(
+      Storage storage, LogReader logs, RewriteCommitter committer, VacuumPlanner planner) {
     this.storage = storage;
     this.logs = logs;
     this.committer = committer;
@@ -58,38 +59,73 @@ public final class VacuumExecutor {
    *
    * @throws company.data.compactor.error.CompactorException OPERATION_FAILED on storage errors
    */
-  public VacuumResult vacuum(TableSnapshot snapshot, VacuumMode mode, int requestedHours, boolean dryRun) {
+  public VacuumResult vacuum(
+      TableSnapshot snapshot, VacuumMode mode, int requestedHours, boolean dryRun) {
     LogHistory history = logs.read(snapshot.location());
     List<StoredObject> objects;
     try {
-      objects = insideRealRoot(snapshot.location(), storage.listRecursively(snapshot.location().uri()));
+      objects =
+          insideRealRoot(snapshot.location(), storage.listRecursively(snapshot.location().uri()));
     } catch (IOException e) {
       throw Errors.operationFailed("listing the files of " + snapshot.location(), e);
     }
     VacuumPlan plan = planner.plan(snapshot, history, objects, mode, requestedHours);
-    if (mode == VacuumMode.FULL && !VacuumPlanner.logCoversRetention(history, plan.cutoff().toEpochMilli())) {
-      return new VacuumResult(plan, dryRun, 0, null, null,
+    if (mode == VacuumMode.FULL
+        && !VacuumPlanner.logCoversRetention(history, plan.cutoff().toEpochMilli())) {
+      return new VacuumResult(
+          plan,
+          dryRun,
+          0,
+          null,
+          null,
           "full mode needs every commit since the retention cutoff, but the oldest commit left in the log"
-              + " (version " + history.oldestCommitVersion() + ") is younger than the cutoff; untracked files"
+              + " (version "
+              + history.oldestCommitVersion()
+              + ") is younger than the cutoff; untracked files"
               + " could still be needed. Use lite mode, or a longer log retention.");
     }
-    LOG.log(Level.INFO, "vacuum plan: table={0} version={1} mode={2} retention_h={3} candidates={4} bytes={5} dry_run={6}",
-        snapshot.location(), snapshot.version(), mode, plan.retention().hours(), plan.candidates().size(), plan.bytes(), dryRun);
+    LOG.log(
+        Level.INFO,
+        "vacuum plan: table={0} version={1} mode={2} retention_h={3} candidates={4} bytes={5} dry_run={6}",
+        snapshot.location(),
+        snapshot.version(),
+        mode,
+        plan.retention().hours(),
+        plan.candidates().size(),
+        plan.bytes(),
+        dryRun);
     if (dryRun || plan.candidates().isEmpty()) {
       return new VacuumResult(plan, dryRun, 0, null, null, null);
     }
-    long start = commit(snapshot, snapshot.version(), "VACUUM START", Map.of(
-        "retentionCheckEnabled", "true",
-        "specifiedRetentionMillis", String.valueOf(plan.retention().duration().toMillis()),
-        "defaultRetentionMillis", String.valueOf(Retention.FLOOR.toMillis())), Map.of(
-        "numFilesToDelete", String.valueOf(plan.candidates().size()),
-        "sizeOfDataToDelete", String.valueOf(plan.bytes())));
-    List<String> paths = new ArrayList<>(plan.candidates().stream().map(VacuumCandidate::path).toList());
+    long start =
+        commit(
+            snapshot,
+            snapshot.version(),
+            "VACUUM START",
+            Map.of(
+                "retentionCheckEnabled", "true",
+                "specifiedRetentionMillis", String.valueOf(plan.retention().duration().toMillis()),
+                "defaultRetentionMillis", String.valueOf(Retention.FLOOR.toMillis())),
+            Map.of(
+                "numFilesToDelete", String.valueOf(plan.candidates().size()),
+                "sizeOfDataToDelete", String.valueOf(plan.bytes())));
+    List<String> paths =
+        new ArrayList<>(plan.candidates().stream().map(VacuumCandidate::path).toList());
     int deleted = deleteInBatches(snapshot, paths);
-    long end = commit(snapshot, start, "VACUUM END", Map.of("status", "COMPLETED"), Map.of(
-        "numDeletedFiles", String.valueOf(deleted),
-        "numVacuumedDirectories", "0"));
-    LOG.log(Level.INFO, "vacuum done: table={0} deleted={1} versions={2}..{3}", snapshot.location(), deleted, start, end);
+    long end =
+        commit(
+            snapshot,
+            start,
+            "VACUUM END",
+            Map.of("status", "COMPLETED"),
+            Map.of("numDeletedFiles", String.valueOf(deleted), "numVacuumedDirectories", "0"));
+    LOG.log(
+        Level.INFO,
+        "vacuum done: table={0} deleted={1} versions={2}..{3}",
+        snapshot.location(),
+        deleted,
+        start,
+        end);
     return new VacuumResult(plan, false, deleted, start, end, null);
   }
 
@@ -98,16 +134,22 @@ public final class VacuumExecutor {
    * somewhere else (local disk) is dropped, so vacuum never deletes outside the root whatever the
    * listing followed. An object that is not behind a link (every object on S3) is kept as listed.
    */
-  private List<StoredObject> insideRealRoot(TableLocation location, List<StoredObject> objects) throws IOException {
-    TableLocation realRoot = new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
+  private List<StoredObject> insideRealRoot(TableLocation location, List<StoredObject> objects)
+      throws IOException {
+    TableLocation realRoot =
+        new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
     List<StoredObject> kept = new ArrayList<>();
     for (StoredObject object : objects) {
       String real = storage.realPath(object.path());
       if (real.equals(object.path()) || realRoot.contains(real)) {
         kept.add(object);
       } else {
-        LOG.log(Level.WARNING, "vacuum skips a file behind a symbolic link: table={0} path={1} real_path={2}",
-            location, object.path(), real);
+        LOG.log(
+            Level.WARNING,
+            "vacuum skips a file behind a symbolic link: table={0} path={1} real_path={2}",
+            location,
+            object.path(),
+            real);
       }
     }
     return kept;
@@ -115,8 +157,8 @@ public final class VacuumExecutor {
 
   /**
    * Deletes {@code paths} in batches of {@value #DELETE_BATCH}, {@value #PARALLEL_DELETES} batches
-   * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. On
-   * a failure the batches not yet started are cancelled and the error says how many were deleted.
+   * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. On a
+   * failure the batches not yet started are cancelled and the error says how many were deleted.
    */
   private int deleteInBatches(TableSnapshot snapshot, List<String> paths) {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
@@ -125,39 +167,74 @@ public final class VacuumExecutor {
       List<Future<Void>> batches = new ArrayList<>();
       for (int from = 0; from < paths.size(); from += DELETE_BATCH) {
         List<String> batch = paths.subList(from, Math.min(paths.size(), from + DELETE_BATCH));
-        batches.add(pool.submit((Callable<Void>) () -> {
-          int count = storage.deleteAll(batch);
-          int done = deleted.addAndGet(count);
-          if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY && done < paths.size()) {
-            LOG.log(Level.INFO, "vacuum progress: table={0} deleted={1}/{2}", snapshot.location(), done, paths.size());
-          }
-          return null;
-        }));
+        batches.add(
+            pool.submit(
+                (Callable<Void>)
+                    () -> {
+                      int count = storage.deleteAll(batch);
+                      int done = deleted.addAndGet(count);
+                      if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
+                          && done < paths.size()) {
+                        LOG.log(
+                            Level.INFO,
+                            "vacuum progress: table={0} deleted={1}/{2}",
+                            snapshot.location(),
+                            done,
+                            paths.size());
+                      }
+                      return null;
+                    }));
       }
       for (Future<Void> batch : batches) {
         batch.get();
       }
       return deleted.get();
     } catch (ExecutionException e) {
-      throw Errors.operationFailed("deleting vacuum candidates of " + snapshot.location() + " (" + deleted.get()
-          + " deleted so far)", e.getCause());
+      throw Errors.operationFailed(
+          "deleting vacuum candidates of "
+              + snapshot.location()
+              + " ("
+              + deleted.get()
+              + " deleted so far)",
+          e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw Errors.operationFailed("deleting vacuum candidates of " + snapshot.location() + " (interrupted, "
-          + deleted.get() + " deleted so far)", e);
+      throw Errors.operationFailed(
+          "deleting vacuum candidates of "
+              + snapshot.location()
+              + " (interrupted, "
+              + deleted.get()
+              + " deleted so far)",
+          e);
     } finally {
       pool.shutdownNow();
     }
   }
 
-  private long commit(TableSnapshot snapshot, long readVersion, String operation, Map<String, String> parameters, Map<String, String> metrics) {
-    CommitOutcome outcome = committer.commitRewrite(
-        new RewriteCommit(snapshot.location(), readVersion, List.of(), List.of(), operation, parameters, metrics));
+  private long commit(
+      TableSnapshot snapshot,
+      long readVersion,
+      String operation,
+      Map<String, String> parameters,
+      Map<String, String> metrics) {
+    CommitOutcome outcome =
+        committer.commitRewrite(
+            new RewriteCommit(
+                snapshot.location(),
+                readVersion,
+                List.of(),
+                List.of(),
+                operation,
+                parameters,
+                metrics));
     if (outcome instanceof CommitOutcome.Committed committed) {
       return committed.version();
     }
-    throw Errors.operationFailed("recording " + operation + " on " + snapshot.location(),
-        new IllegalStateException(outcome instanceof CommitOutcome.Conflicted c ? c.reason()
-            : ((CommitOutcome.Outpaced) outcome).reason()));
+    throw Errors.operationFailed(
+        "recording " + operation + " on " + snapshot.location(),
+        new IllegalStateException(
+            outcome instanceof CommitOutcome.Conflicted c
+                ? c.reason()
+                : ((CommitOutcome.Outpaced) outcome).reason()));
   }
 }

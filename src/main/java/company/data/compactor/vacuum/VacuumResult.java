@@ -11,4 +11,9 @@ package company.data.compactor.vacuum;
  * @param skippedReason why vacuum did not run at all (null when it ran)
  */
 public record VacuumResult(
-    VacuumPlan plan, boolean dryRun, int deletedFiles, Long startVersion, Long endVersion, String skippedReason) {}
+    VacuumPlan plan,
+    boolean dryRun,
+    int deletedFiles,
+    Long startVersion,
+    Long endVersion,
+    String skippedReason) {}

@@ -1,54 +1,54 @@
 package company.data.compactor.wiring;
 
+import company.data.compactor.aws.AwsClients;
 import company.data.compactor.compact.exec.CompactionExecutor;
-import company.data.compactor.config.TableAllowlist;
 import company.data.compactor.compact.exec.RewriteSettings;
+import company.data.compactor.config.TableAllowlist;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
-import company.data.compactor.vacuum.VacuumExecutor;
-import company.data.compactor.vacuum.VacuumPlanner;
-import company.data.compactor.error.Violation;
-import java.util.List;
-import java.util.Map;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.error.Errors;
-import company.data.compactor.model.TableLocation;
-import company.data.compactor.pipeline.MaintenancePipeline;
-import company.data.compactor.probe.ProbeSettings;
-import company.data.compactor.probe.StorageReadProbe;
-import company.data.compactor.pipeline.PipelinePorts;
-import company.data.compactor.storage.LocalStorage;
-import company.data.compactor.storage.s3.S3Clients;
-import company.data.compactor.storage.s3.S3Storage;
-import company.data.compactor.storage.Storage;
-import company.data.compactor.telemetry.JsonLinesTelemetrySink;
-import company.data.compactor.aws.AwsClients;
+import company.data.compactor.error.Violation;
 import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.FileReplayLedger;
-import company.data.compactor.lease.ReplayLedger;
-import company.data.compactor.lease.dynamodb.DynamoDbReplayLedger;
 import company.data.compactor.lease.LeaseStore;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.lease.ReplayLedger;
 import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
+import company.data.compactor.lease.dynamodb.DynamoDbReplayLedger;
+import company.data.compactor.model.TableLocation;
 import company.data.compactor.notify.FailureAlert;
 import company.data.compactor.notify.NoNotifier;
 import company.data.compactor.notify.NotificationResult;
 import company.data.compactor.notify.Notifier;
 import company.data.compactor.notify.SlackNotifier;
+import company.data.compactor.pipeline.MaintenancePipeline;
+import company.data.compactor.pipeline.PipelinePorts;
+import company.data.compactor.probe.ProbeSettings;
+import company.data.compactor.probe.StorageReadProbe;
 import company.data.compactor.publish.HtmlReportPublisher;
 import company.data.compactor.publish.ReportPublisher;
 import company.data.compactor.report.MaintenanceReport;
-import java.net.URI;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Optional;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.s3.S3Clients;
+import company.data.compactor.storage.s3.S3Storage;
+import company.data.compactor.telemetry.JsonLinesTelemetrySink;
 import company.data.compactor.telemetry.TelemetryStore;
 import company.data.compactor.telemetry.dynamodb.DynamoDbTelemetrySink;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import company.data.compactor.vacuum.VacuumExecutor;
+import company.data.compactor.vacuum.VacuumPlanner;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Assembles adapters into a pipeline for the entry points ({@code cli}, {@code lambda}); nothing
@@ -68,22 +68,29 @@ public final class Wiring {
   private Wiring() {}
 
   /**
-   * DuckDB bounds from the environment: {@code COMPACTOR_DUCKDB_MEMORY_LIMIT} (default 1GB),
-   * {@code COMPACTOR_DUCKDB_THREADS} (default: every core), {@code COMPACTOR_PARQUET_COMPRESSION}
-   * ({@code zstd} default, or {@code snappy}).
+   * DuckDB bounds from the environment: {@code COMPACTOR_DUCKDB_MEMORY_LIMIT} (default 1GB), {@code
+   * COMPACTOR_DUCKDB_THREADS} (default: every core), {@code COMPACTOR_PARQUET_COMPRESSION} ({@code
+   * zstd} default, or {@code snappy}).
    *
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST naming a malformed
    *     variable
    */
   public static RewriteSettings rewriteSettings(Map<String, String> environment) {
     RewriteSettings defaults = RewriteSettings.defaults();
-    String memory = environment.getOrDefault("COMPACTOR_DUCKDB_MEMORY_LIMIT", defaults.memoryLimit());
-    String threads = environment.getOrDefault("COMPACTOR_DUCKDB_THREADS", String.valueOf(defaults.threads()));
-    String compression = environment.getOrDefault("COMPACTOR_PARQUET_COMPRESSION", defaults.compression());
+    String memory =
+        environment.getOrDefault("COMPACTOR_DUCKDB_MEMORY_LIMIT", defaults.memoryLimit());
+    String threads =
+        environment.getOrDefault("COMPACTOR_DUCKDB_THREADS", String.valueOf(defaults.threads()));
+    String compression =
+        environment.getOrDefault("COMPACTOR_PARQUET_COMPRESSION", defaults.compression());
     try {
-      return new RewriteSettings(memory.strip(), Integer.parseInt(threads.strip()), compression.strip());
+      return new RewriteSettings(
+          memory.strip(), Integer.parseInt(threads.strip()), compression.strip());
     } catch (IllegalArgumentException e) {
-      throw Errors.invalidRequest(List.of(new Violation("environment", memory + "/" + threads + "/" + compression, e.getMessage())));
+      throw Errors.invalidRequest(
+          List.of(
+              new Violation(
+                  "environment", memory + "/" + threads + "/" + compression, e.getMessage())));
     }
   }
 
@@ -91,28 +98,36 @@ public final class Wiring {
    * The storage a location lives on: local disk, or S3 configured from {@code environment} (see
    * {@link S3Clients}); S3 uploads are buffered under {@code workDir}.
    */
-  public static Storage storageFor(TableLocation location, Path workDir, Map<String, String> environment) {
+  public static Storage storageFor(
+      TableLocation location, Path workDir, Map<String, String> environment) {
     return switch (location.scheme()) {
       case FILE -> new LocalStorage();
-      case S3 -> new S3Storage(S3Clients.fromEnvironment(environment), S3Clients.forConditionalWrites(environment),
-          workDir.resolve(UPLOADS_RELATIVE_PATH));
+      case S3 ->
+          new S3Storage(
+              S3Clients.fromEnvironment(environment),
+              S3Clients.forConditionalWrites(environment),
+              workDir.resolve(UPLOADS_RELATIVE_PATH));
     };
   }
 
   /**
-   * Latency probe configuration from the environment: {@code COMPACTOR_PROBE_QUERY} (default
-   * {@code SELECT count(*) FROM t}), {@code COMPACTOR_PROBE_PARTITIONS} (default 3), {@code
+   * Latency probe configuration from the environment: {@code COMPACTOR_PROBE_QUERY} (default {@code
+   * SELECT count(*) FROM t}), {@code COMPACTOR_PROBE_PARTITIONS} (default 3), {@code
    * COMPACTOR_PROBE_RUNS} (default 3).
    */
   public static ProbeSettings probeSettings(Map<String, String> environment) {
     ProbeSettings defaults = ProbeSettings.defaults();
     String query = environment.getOrDefault("COMPACTOR_PROBE_QUERY", defaults.query());
-    String partitions = environment.getOrDefault("COMPACTOR_PROBE_PARTITIONS", String.valueOf(defaults.maxPartitions()));
+    String partitions =
+        environment.getOrDefault(
+            "COMPACTOR_PROBE_PARTITIONS", String.valueOf(defaults.maxPartitions()));
     String runs = environment.getOrDefault("COMPACTOR_PROBE_RUNS", String.valueOf(defaults.runs()));
     try {
-      return new ProbeSettings(query, Integer.parseInt(partitions.strip()), Integer.parseInt(runs.strip()));
+      return new ProbeSettings(
+          query, Integer.parseInt(partitions.strip()), Integer.parseInt(runs.strip()));
     } catch (IllegalArgumentException e) {
-      throw Errors.invalidRequest(List.of(new Violation("environment", "COMPACTOR_PROBE_*", e.getMessage())));
+      throw Errors.invalidRequest(
+          List.of(new Violation("environment", "COMPACTOR_PROBE_*", e.getMessage())));
     }
   }
 
@@ -122,9 +137,11 @@ public final class Wiring {
    *
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST naming the prefixes
    */
-  public static void checkAllowed(TableLocation location, Path workDir, Map<String, String> environment) {
+  public static void checkAllowed(
+      TableLocation location, Path workDir, Map<String, String> environment) {
     List<Violation> violations =
-        TableAllowlist.parse(environment.get(TableAllowlist.ENVIRONMENT_VARIABLE), workDir).violations(location);
+        TableAllowlist.parse(environment.get(TableAllowlist.ENVIRONMENT_VARIABLE), workDir)
+            .violations(location);
     if (!violations.isEmpty()) {
       throw Errors.invalidRequest(violations);
     }
@@ -148,19 +165,17 @@ public final class Wiring {
     Storage storage = storageFor(location, workDir, environment);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     Clock clock = Clock.systemUTC();
-    KernelRewriteCommitter committer = new KernelRewriteCommitter(storage, clock, AwsClients.retryPolicy(environment));
+    KernelRewriteCommitter committer =
+        new KernelRewriteCommitter(storage, clock, AwsClients.retryPolicy(environment));
     return new MaintenancePipeline(
         new PipelinePorts(
             tables,
             new DemoSeeder(storage, tables, new KernelTableWriter(storage)),
             new CompactionExecutor(
-                storage,
-                committer,
-                rewriteSettings,
-                workDir.resolve(SCRATCH_RELATIVE_PATH),
-                clock),
+                storage, committer, rewriteSettings, workDir.resolve(SCRATCH_RELATIVE_PATH), clock),
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
-            new VacuumExecutor(storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
+            new VacuumExecutor(
+                storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
             telemetry(workDir, environment),
             publisher(workDir, environment),
             notifier(environment),
@@ -171,7 +186,10 @@ public final class Wiring {
   /** The variable naming where HTML reports go (a path or an s3:// prefix). */
   public static final String REPORT_PREFIX_VARIABLE = "COMPACTOR_REPORT_PREFIX";
 
-  /** HTML reports go here, relative to the work directory, unless {@code COMPACTOR_REPORT_PREFIX} says otherwise. */
+  /**
+   * HTML reports go here, relative to the work directory, unless {@code COMPACTOR_REPORT_PREFIX}
+   * says otherwise.
+   */
   public static final String REPORTS_RELATIVE_PATH = ".delta-compactor/reports";
 
   /**
@@ -182,9 +200,12 @@ public final class Wiring {
     String prefix = environment.get(REPORT_PREFIX_VARIABLE);
     TableLocation base;
     try {
-      base = TableLocation.parse(prefix == null || prefix.isBlank() ? REPORTS_RELATIVE_PATH : prefix, workDir);
+      base =
+          TableLocation.parse(
+              prefix == null || prefix.isBlank() ? REPORTS_RELATIVE_PATH : prefix, workDir);
     } catch (IllegalArgumentException e) {
-      throw Errors.invalidRequest(List.of(new Violation(REPORT_PREFIX_VARIABLE, prefix, e.getMessage())));
+      throw Errors.invalidRequest(
+          List.of(new Violation(REPORT_PREFIX_VARIABLE, prefix, e.getMessage())));
     }
     return new HtmlReportPublisher(storageFor(base, workDir, environment), base);
   }
@@ -195,8 +216,9 @@ public final class Wiring {
   /**
    * The Slack notifier for {@code SLACK_WEBHOOK_URL} ({@code COMPACTOR_SLACK_MAX_ATTEMPTS}, default
    * 3; {@code COMPACTOR_SLACK_TIMEOUT_MS} per attempt, default 10,000; {@code
-   * COMPACTOR_SLACK_CALL_TIMEOUT_MS} per message with its retries, default 30,000), looked up only when a run first notifies, so runs without {@code notify_slack} never read
-   * the secret. Without a URL, notifications are recorded as not configured.
+   * COMPACTOR_SLACK_CALL_TIMEOUT_MS} per message with its retries, default 30,000), looked up only
+   * when a run first notifies, so runs without {@code notify_slack} never read the secret. Without
+   * a URL, notifications are recorded as not configured.
    */
   public static Notifier notifier(Map<String, String> environment) {
     return new Notifier() {
@@ -210,13 +232,20 @@ public final class Wiring {
           } else {
             int attempts;
             try {
-              attempts = Integer.parseInt(environment.getOrDefault("COMPACTOR_SLACK_MAX_ATTEMPTS", "3").strip());
+              attempts =
+                  Integer.parseInt(
+                      environment.getOrDefault("COMPACTOR_SLACK_MAX_ATTEMPTS", "3").strip());
             } catch (NumberFormatException e) {
               attempts = 3;
             }
-            resolved = new SlackNotifier(URI.create(url.strip()), Math.max(1, attempts), Duration.ofMillis(500),
-                Duration.ofMillis(millis(environment, "COMPACTOR_SLACK_TIMEOUT_MS", 10_000)),
-                Duration.ofMillis(millis(environment, "COMPACTOR_SLACK_CALL_TIMEOUT_MS", 30_000)));
+            resolved =
+                new SlackNotifier(
+                    URI.create(url.strip()),
+                    Math.max(1, attempts),
+                    Duration.ofMillis(500),
+                    Duration.ofMillis(millis(environment, "COMPACTOR_SLACK_TIMEOUT_MS", 10_000)),
+                    Duration.ofMillis(
+                        millis(environment, "COMPACTOR_SLACK_CALL_TIMEOUT_MS", 30_000)));
           }
         }
         return resolved;
@@ -241,39 +270,45 @@ public final class Wiring {
    */
   private static long millis(Map<String, String> environment, String variable, long fallback) {
     try {
-      long value = Long.parseLong(environment.getOrDefault(variable, String.valueOf(fallback)).strip());
+      long value =
+          Long.parseLong(environment.getOrDefault(variable, String.valueOf(fallback)).strip());
       return value > 0 ? value : fallback;
     } catch (NumberFormatException e) {
       return fallback;
     }
   }
 
-  /** The variable naming the DynamoDB telemetry table; unset means JSON lines under the work dir. */
+  /**
+   * The variable naming the DynamoDB telemetry table; unset means JSON lines under the work dir.
+   */
   public static final String TELEMETRY_TABLE_VARIABLE = "COMPACTOR_TELEMETRY_TABLE";
 
   /** The variable giving telemetry items a TTL, in days. */
   public static final String TELEMETRY_TTL_VARIABLE = "COMPACTOR_TELEMETRY_TTL_DAYS";
 
   /**
-   * Where run reports are kept and read back: the DynamoDB table {@code
-   * COMPACTOR_TELEMETRY_TABLE} when set (items expire {@code COMPACTOR_TELEMETRY_TTL_DAYS} after
-   * the run when that is set), else JSON lines in {@code
-   * <work-dir>/.delta-compactor/telemetry.jsonl}.
+   * Where run reports are kept and read back: the DynamoDB table {@code COMPACTOR_TELEMETRY_TABLE}
+   * when set (items expire {@code COMPACTOR_TELEMETRY_TTL_DAYS} after the run when that is set),
+   * else JSON lines in {@code <work-dir>/.delta-compactor/telemetry.jsonl}.
    *
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed TTL
    */
   public static TelemetryStore telemetry(Path workDir, Map<String, String> environment) {
     String table = environment.get(TELEMETRY_TABLE_VARIABLE);
     if (table == null || table.isBlank()) {
-      return new JsonLinesTelemetrySink(workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH));
+      return new JsonLinesTelemetrySink(
+          workDir.resolve(JsonLinesTelemetrySink.DEFAULT_RELATIVE_PATH));
     }
     Optional<Duration> retention =
-        wholeNumber(environment, TELEMETRY_TTL_VARIABLE, 1, "days").stream().mapToObj(Duration::ofDays).findFirst();
-    return new DynamoDbTelemetrySink(
-        dynamoDb(environment), table.strip(), retention);
+        wholeNumber(environment, TELEMETRY_TTL_VARIABLE, 1, "days").stream()
+            .mapToObj(Duration::ofDays)
+            .findFirst();
+    return new DynamoDbTelemetrySink(dynamoDb(environment), table.strip(), retention);
   }
 
-  /** A DynamoDB client from the standard AWS settings (endpoint {@code AWS_ENDPOINT_URL_DYNAMODB}). */
+  /**
+   * A DynamoDB client from the standard AWS settings (endpoint {@code AWS_ENDPOINT_URL_DYNAMODB}).
+   */
   private static DynamoDbClient dynamoDb(Map<String, String> environment) {
     return AwsClients.configure(DynamoDbClient.builder(), environment, "DYNAMODB").build();
   }
@@ -284,7 +319,8 @@ public final class Wiring {
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST when it is not a whole
    *     number of {@code unit} of at least {@code min}
    */
-  private static java.util.OptionalLong wholeNumber(Map<String, String> environment, String variable, long min, String unit) {
+  private static java.util.OptionalLong wholeNumber(
+      Map<String, String> environment, String variable, long min, String unit) {
     String raw = environment.get(variable);
     if (raw == null || raw.isBlank()) {
       return java.util.OptionalLong.empty();
@@ -297,7 +333,8 @@ public final class Wiring {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw Errors.invalidRequest(List.of(new Violation(variable, raw, "must be a whole number of " + unit + " >= " + min)));
+    throw Errors.invalidRequest(
+        List.of(new Violation(variable, raw, "must be a whole number of " + unit + " >= " + min)));
   }
 
   /** The variable naming the DynamoDB lease table; unset means file leases under the work dir. */
@@ -307,22 +344,24 @@ public final class Wiring {
   public static final String LEASE_TTL_VARIABLE = "COMPACTOR_LEASE_TTL_SECONDS";
 
   /**
-   * Per-table leases: in the DynamoDB table {@code COMPACTOR_LEASE_TABLE} when set (client from
-   * the environment, see {@link AwsClients}), else as files under {@code workDir}. A lease lasts
-   * {@code COMPACTOR_LEASE_TTL_SECONDS} (default 1,200: longer than Lambda's 15-minute limit).
+   * Per-table leases: in the DynamoDB table {@code COMPACTOR_LEASE_TABLE} when set (client from the
+   * environment, see {@link AwsClients}), else as files under {@code workDir}. A lease lasts {@code
+   * COMPACTOR_LEASE_TTL_SECONDS} (default 1,200: longer than Lambda's 15-minute limit).
    *
-   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed or
-   *     too short TTL
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed or too
+   *     short TTL
    */
   public static Leases leases(Path workDir, Map<String, String> environment, Clock clock) {
-    Duration ttl = wholeNumber(environment, LEASE_TTL_VARIABLE, 60, "seconds").stream()
-        .mapToObj(Duration::ofSeconds).findFirst().orElse(Leases.DEFAULT_TTL);
+    Duration ttl =
+        wholeNumber(environment, LEASE_TTL_VARIABLE, 60, "seconds").stream()
+            .mapToObj(Duration::ofSeconds)
+            .findFirst()
+            .orElse(Leases.DEFAULT_TTL);
     String table = environment.get(LEASE_TABLE_VARIABLE);
     LeaseStore store =
         table == null || table.isBlank()
             ? new FileLeaseStore(workDir.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH))
-            : new DynamoDbLeaseStore(
-                dynamoDb(environment), table.strip());
+            : new DynamoDbLeaseStore(dynamoDb(environment), table.strip());
     return new Leases(store, clock, ttl);
   }
 

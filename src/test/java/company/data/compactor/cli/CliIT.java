@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import company.data.compactor.config.InputKey;
+import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.Lease;
+import company.data.compactor.model.TableLocation;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import company.data.compactor.lease.FileLeaseStore;
-import company.data.compactor.lease.Lease;
-import company.data.compactor.model.TableLocation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -41,7 +41,8 @@ class CliIT {
     assertThat(result.code()).as(result.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(result.out());
     assertThat(report.get("schema_version").asInt()).isEqualTo(1);
-    assertThat(report.get("table_uri").asText()).isEqualTo("file:" + work.resolve("demo_delta_table"));
+    assertThat(report.get("table_uri").asText())
+        .isEqualTo("file:" + work.resolve("demo_delta_table"));
     assertThat(report.get("table_version").asLong()).isEqualTo(30);
     assertThat(report.get("total_files").asInt()).isEqualTo(30);
     assertThat(report.get("total_small_files").asInt()).isEqualTo(30);
@@ -54,7 +55,8 @@ class CliIT {
       assertThat(partition.get("small_files_count").asInt()).isEqualTo(10);
       assertThat(partition.get("small_file_ratio_pct").asDouble()).isEqualTo(100.0);
     }
-    assertThat(result.err()).contains("30 files in 3 partitions, 30 small (100.00%)")
+    assertThat(result.err())
+        .contains("30 files in 3 partitions, 30 small (100.00%)")
         .contains("Compacted: 30 -> 3 files");
     assertThat(report.get("compacted").asBoolean()).isTrue();
     assertThat(report.get("version_before").asLong()).isEqualTo(30);
@@ -71,7 +73,8 @@ class CliIT {
     assertThat(report.get("bytes_compacted").asLong()).isEqualTo(totalBytes);
     assertThat(report.get("bytes_deferred").asLong()).isZero();
     assertThat(report.get("rows_rewritten").asLong()).isEqualTo(1500);
-    assertThat(report.get("compaction_partitions")).hasSize(3)
+    assertThat(report.get("compaction_partitions"))
+        .hasSize(3)
         .allSatisfy(p -> assertThat(p.get("status").asText()).isEqualTo("committed"));
     assertThat(report.get("compaction_plan").get("bins").asInt()).isEqualTo(3);
     assertThat(report.get("read_latency_pre_ms").asDouble()).isPositive();
@@ -81,17 +84,22 @@ class CliIT {
     assertThat(report.get("latency_probe_files_post").asInt()).isEqualTo(3);
     assertThat(report.get("latency_probe_result_pre").asText()).isEqualTo("1500");
     assertThat(report.get("latency_probe_result_post").asText()).isEqualTo("1500");
-    assertThat(report.get("latency_probe_method").asText()).contains("SELECT count(*) FROM t").contains("median of 3 runs");
+    assertThat(report.get("latency_probe_method").asText())
+        .contains("SELECT count(*) FROM t")
+        .contains("median of 3 runs");
     assertThat(report.get("vacuum_dry_run").asBoolean()).isTrue();
     assertThat(report.get("vacuum_retention_hours").asLong()).isEqualTo(168);
     assertThat(report.get("vacuum_retention_source").asText()).isEqualTo("floor");
-    assertThat(report.get("candidate_files_count").asInt()).as("the removed files are inside the retention").isZero();
+    assertThat(report.get("candidate_files_count").asInt())
+        .as("the removed files are inside the retention")
+        .isZero();
     assertThat(report.get("deleted_files_count").asInt()).isZero();
 
     List<String> telemetry = Files.readAllLines(work.resolve(".delta-compactor/telemetry.jsonl"));
     assertThat(telemetry).hasSize(1);
     JsonNode recorded = new ObjectMapper().readTree(telemetry.get(0));
-    assertThat(recorded.get("execution_id").asText()).isEqualTo(report.get("execution_id").asText());
+    assertThat(recorded.get("execution_id").asText())
+        .isEqualTo(report.get("execution_id").asText());
     assertThat(recorded.get("total_files").asInt()).isEqualTo(30);
   }
 
@@ -99,11 +107,17 @@ class CliIT {
   void run_invalidInputs_exit2_nameEveryViolation_andLeaveNoTableBehind() {
     Result result =
         cli(
-            "run", "--work-dir", work.toString(),
-            "--vacuum-retention-hours", "24",
-            "--small-file-threshold-mb", "0",
-            "--compaction-ratio-threshold-pct", "0",
-            "--target-file-size-mb", "-5");
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--vacuum-retention-hours",
+            "24",
+            "--small-file-threshold-mb",
+            "0",
+            "--compaction-ratio-threshold-pct",
+            "0",
+            "--target-file-size-mb",
+            "-5");
 
     assertThat(result.code()).isEqualTo(2);
     assertThat(result.err())
@@ -119,7 +133,8 @@ class CliIT {
 
   @Test
   void run_unknownZOrderColumn_exit2_beforeSeeding() {
-    Result result = cli("run", "--work-dir", work.toString(), "--z-order-columns", "customer_id,colour");
+    Result result =
+        cli("run", "--work-dir", work.toString(), "--z-order-columns", "customer_id,colour");
 
     assertThat(result.code()).isEqualTo(2);
     assertThat(result.err()).contains("colour is not a column of the table");
@@ -128,7 +143,8 @@ class CliIT {
 
   @Test
   void run_onAMissingTableWithoutDemoMode_exit1_sayingHowToFixIt() {
-    Result result = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "absent");
+    Result result =
+        cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "absent");
 
     assertThat(result.code()).isEqualTo(1);
     assertThat(result.err())
@@ -142,7 +158,8 @@ class CliIT {
     Path telemetry = work.resolve(".delta-compactor/telemetry.jsonl");
     long before = Files.readAllLines(telemetry).size();
 
-    Result result = cli("inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+    Result result =
+        cli("inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
 
     assertThat(result.code()).as(result.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(result.out());
@@ -152,7 +169,8 @@ class CliIT {
     assertThat(report.get("demo_mode").asBoolean()).isFalse();
     assertThat(report.has("compacted")).as("inspect reports no compaction").isFalse();
     assertThat(Files.readAllLines(telemetry)).hasSize((int) before);
-    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000034.json")).doesNotExist();
+    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000034.json"))
+        .doesNotExist();
   }
 
   @Test
@@ -163,8 +181,12 @@ class CliIT {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
 
-    int code = Main.execute(new String[] {"run", "--work-dir", work.toString(), "--json"},
-        new PrintWriter(out, true), new PrintWriter(err, true), env);
+    int code =
+        Main.execute(
+            new String[] {"run", "--work-dir", work.toString(), "--json"},
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            env);
 
     assertThat(code).as(err.toString()).isZero();
     JsonNode report = new ObjectMapper().readTree(out.toString());
@@ -178,8 +200,12 @@ class CliIT {
     env.put("COMPACTOR_PROBE_QUERY", "COPY t TO '/tmp/x'");
     StringWriter err = new StringWriter();
 
-    int code = Main.execute(new String[] {"run", "--work-dir", work.toString()},
-        new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), env);
+    int code =
+        Main.execute(
+            new String[] {"run", "--work-dir", work.toString()},
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true),
+            env);
 
     assertThat(code).isEqualTo(2);
     assertThat(err.toString()).contains("the probe query must be one SELECT statement over t");
@@ -198,18 +224,30 @@ class CliIT {
     assertThat(report.get("compacted").asBoolean()).isFalse();
     assertThat(report.get("files_removed").asInt()).isZero();
     assertThat(report.get("compaction_plan").get("bins").asInt()).isZero();
-    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000034.json")).doesNotExist();
+    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000034.json"))
+        .doesNotExist();
     assertThat(report.get("read_latency_post_ms").isNull()).isTrue();
     assertThat(report.get("latency_probe_files_pre").asInt()).isEqualTo(3);
   }
 
   @Test
   void plan_printsTheBinsRunWouldRewrite_withoutWriting() throws Exception {
-    assertThat(cli("run", "--work-dir", work.toString(), "--small-file-threshold-mb", "0.0001").code()).isZero();
+    assertThat(
+            cli("run", "--work-dir", work.toString(), "--small-file-threshold-mb", "0.0001").code())
+        .isZero();
 
-    Result all = cli("plan", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
-    Result filtered = cli("plan", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json",
-        "--partition-filter", "event_date >= '2026-10-18'");
+    Result all =
+        cli("plan", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+    Result filtered =
+        cli(
+            "plan",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "demo_delta_table",
+            "--json",
+            "--partition-filter",
+            "event_date >= '2026-10-18'");
 
     assertThat(all.code()).as(all.err()).isZero();
     JsonNode plan = new ObjectMapper().readTree(all.out()).get("compaction_plan");
@@ -218,13 +256,16 @@ class CliIT {
     assertThat(plan.get("files_to_rewrite").asInt()).isEqualTo(30);
     JsonNode filteredPlan = new ObjectMapper().readTree(filtered.out()).get("compaction_plan");
     assertThat(filteredPlan.get("bins").asInt()).isEqualTo(2);
-    assertThat(filteredPlan.get("partitions").get(0).get("decision").asText()).isEqualTo("filtered_out");
-    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000031.json")).doesNotExist();
+    assertThat(filteredPlan.get("partitions").get(0).get("decision").asText())
+        .isEqualTo("filtered_out");
+    assertThat(work.resolve("demo_delta_table/_delta_log/00000000000000000031.json"))
+        .doesNotExist();
   }
 
   @Test
   void run_withABudget_defersTheRest() throws Exception {
-    Result result = cli("run", "--work-dir", work.toString(), "--json", "--max-bytes-per-run", "30000");
+    Result result =
+        cli("run", "--work-dir", work.toString(), "--json", "--max-bytes-per-run", "30000");
 
     assertThat(result.code()).as(result.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(result.out());
@@ -236,7 +277,8 @@ class CliIT {
 
   @Test
   void run_invalidPartitionFilter_exit2_beforeSeeding() {
-    Result result = cli("run", "--work-dir", work.toString(), "--partition-filter", "customer_id = 'x'");
+    Result result =
+        cli("run", "--work-dir", work.toString(), "--partition-filter", "customer_id = 'x'");
 
     assertThat(result.code()).isEqualTo(2);
     assertThat(result.err())
@@ -248,24 +290,48 @@ class CliIT {
   void run_refusesTablesWithFeaturesTheRewriteDoesNotHandle_writingNothing() throws Exception {
     company.data.compactor.model.TableLocation location =
         company.data.compactor.model.TableLocation.parse("mapped", work);
-    company.data.compactor.delta.kernel.TypedTables typed = new company.data.compactor.delta.kernel.TypedTables();
-    typed.create(location,
-        new io.delta.kernel.types.StructType().add("id", io.delta.kernel.types.LongType.LONG)
+    company.data.compactor.delta.kernel.TypedTables typed =
+        new company.data.compactor.delta.kernel.TypedTables();
+    typed.create(
+        location,
+        new io.delta.kernel.types.StructType()
+            .add("id", io.delta.kernel.types.LongType.LONG)
             .add("p", io.delta.kernel.types.StringType.STRING),
-        "p", java.util.Map.of("delta.columnMapping.mode", "name"));
+        "p",
+        java.util.Map.of("delta.columnMapping.mode", "name"));
     typed.append(location, "p", "a", "SELECT range AS id FROM range(3)", "f1");
     typed.append(location, "p", "a", "SELECT range AS id FROM range(3, 6)", "f2");
 
-    Result result = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "mapped",
-        "--z-order-columns", "");
+    Result result =
+        cli(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            "mapped",
+            "--z-order-columns",
+            "");
 
     assertThat(result.code()).isEqualTo(1);
-    assertThat(result.err()).contains("uses table feature(s) columnMapping").contains("nothing was written");
+    assertThat(result.err())
+        .contains("uses table feature(s) columnMapping")
+        .contains("nothing was written");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
 
-    Result vacuum = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "mapped", "--vacuum-dry-run", "false");
+    Result vacuum =
+        cli(
+            "vacuum",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "mapped",
+            "--vacuum-dry-run",
+            "false");
     assertThat(vacuum.code()).isEqualTo(1);
-    assertThat(vacuum.err()).contains("uses table feature(s) columnMapping that vacuum does not handle yet");
+    assertThat(vacuum.err())
+        .contains("uses table feature(s) columnMapping that vacuum does not handle yet");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
   }
 
@@ -273,9 +339,34 @@ class CliIT {
   void vacuum_refuses167Hours_andRunsOnItsOwn() throws Exception {
     assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
 
-    Result refused = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--vacuum-retention-hours", "167");
-    Result refusedByRun = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--vacuum-retention-hours", "167");
-    Result dryRun = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--vacuum-mode", "full", "--json");
+    Result refused =
+        cli(
+            "vacuum",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "demo_delta_table",
+            "--vacuum-retention-hours",
+            "167");
+    Result refusedByRun =
+        cli(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--vacuum-retention-hours",
+            "167");
+    Result dryRun =
+        cli(
+            "vacuum",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "demo_delta_table",
+            "--vacuum-mode",
+            "full",
+            "--json");
 
     assertThat(refused.code()).isEqualTo(2);
     assertThat(refused.err()).contains("vacuum_retention_hours=167: must be >= 168");
@@ -286,7 +377,8 @@ class CliIT {
     assertThat(report.get("vacuum_mode").asText()).isEqualTo("full");
     assertThat(report.get("vacuum_dry_run").asBoolean()).isTrue();
     assertThat(report.get("candidate_files_count").asInt()).isZero();
-    assertThat(report.get("vacuum_warnings").get(0).asText()).contains("shorter than delta.logRetentionDuration");
+    assertThat(report.get("vacuum_warnings").get(0).asText())
+        .contains("shorter than delta.logRetentionDuration");
   }
 
   /**
@@ -295,32 +387,52 @@ class CliIT {
    */
   private void assertNoTableWritten() {
     try (var files = Files.walk(work)) {
-      assertThat(files.filter(Files::isRegularFile).map(f -> work.relativize(f).toString()).toList())
-          .allSatisfy(f -> assertThat(f).startsWith(FileLeaseStore.DEFAULT_RELATIVE_PATH).endsWith(".lock"));
+      assertThat(
+              files.filter(Files::isRegularFile).map(f -> work.relativize(f).toString()).toList())
+          .allSatisfy(
+              f ->
+                  assertThat(f).startsWith(FileLeaseStore.DEFAULT_RELATIVE_PATH).endsWith(".lock"));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
   @Test
-  void run_andVacuum_whileAnotherRunHoldsTheTable_areRefused_namingThatRun_andTouchNothing() throws Exception {
+  void run_andVacuum_whileAnotherRunHoldsTheTable_areRefused_namingThatRun_andTouchNothing()
+      throws Exception {
     assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
     TableLocation table = TableLocation.parse("demo_delta_table", work);
     FileLeaseStore leases = new FileLeaseStore(work.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
-    Lease held = leases.tryAcquire(table, "nightly-run-42", Instant.now(), Duration.ofMinutes(20)).acquired().orElseThrow();
+    Lease held =
+        leases
+            .tryAcquire(table, "nightly-run-42", Instant.now(), Duration.ofMinutes(20))
+            .acquired()
+            .orElseThrow();
     List<String> logBefore;
     try (var files = Files.list(work.resolve("demo_delta_table/_delta_log"))) {
       logBefore = files.map(Path::toString).sorted().toList();
     }
 
     Result run = cli("run", "--work-dir", work.toString(), "--demo-mode", "false");
-    Result vacuum = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--vacuum-dry-run", "false");
-    Result inspect = cli("inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
+    Result vacuum =
+        cli(
+            "vacuum",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "demo_delta_table",
+            "--vacuum-dry-run",
+            "false");
+    Result inspect =
+        cli("inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
     leases.release(held);
-    Result afterRelease = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
+    Result afterRelease =
+        cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
 
     assertThat(run.code()).isEqualTo(1);
-    assertThat(run.err()).contains("Refused to maintain " + table + ": run nightly-run-42 holds the table's lease until");
+    assertThat(run.err())
+        .contains(
+            "Refused to maintain " + table + ": run nightly-run-42 holds the table's lease until");
     assertThat(vacuum.code()).isEqualTo(1);
     assertThat(vacuum.err()).contains("run nightly-run-42 holds the table's lease");
     try (var files = Files.list(work.resolve("demo_delta_table/_delta_log"))) {
@@ -333,27 +445,43 @@ class CliIT {
   @Test
   void history_showsRecordsWithoutTheBlueprintFields_andRecordsWithThem() throws Exception {
     assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
-    assertThat(cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table").code()).isZero();
+    assertThat(
+            cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table").code())
+        .isZero();
     Path telemetry = work.resolve(".delta-compactor/telemetry.jsonl");
     // A record as stored before the blueprint's fields: the run's record without them.
     ObjectNode old = (ObjectNode) new ObjectMapper().readTree(Files.readAllLines(telemetry).get(0));
-    old.remove(List.of("total_files_before", "small_files_before", "compaction_executed", "vacuum_candidate_files",
-        "vacuum_deleted_files", "small_file_threshold_mb", "compaction_ratio_threshold_pct"));
+    old.remove(
+        List.of(
+            "total_files_before",
+            "small_files_before",
+            "compaction_executed",
+            "vacuum_candidate_files",
+            "vacuum_deleted_files",
+            "small_file_threshold_mb",
+            "compaction_ratio_threshold_pct"));
     old.put("execution_id", "old-record").put("evaluated_at", "2026-01-01T00:00:00Z");
     Files.writeString(telemetry, old + "\n", StandardOpenOption.APPEND);
 
     Result text = cli("history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
-    Result json = cli("history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+    Result json =
+        cli("history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
 
     assertThat(text.code()).as(text.err()).isZero();
-    List<List<String>> rows = text.out().lines().skip(2).map(l -> List.of(l.trim().split("\\s+"))).toList();
+    List<List<String>> rows =
+        text.out().lines().skip(2).map(l -> List.of(l.trim().split("\\s+"))).toList();
     assertThat(rows).hasSize(3);
-    // evaluated_at, command, execution_id, files, small%, compacted, files_after, vacuum c/d, latency ms
-    assertThat(rows.get(0).subList(1, 8)).as("the vacuum command's record")
+    // evaluated_at, command, execution_id, files, small%, compacted, files_after, vacuum c/d,
+    // latency ms
+    assertThat(rows.get(0).subList(1, 8))
+        .as("the vacuum command's record")
         .containsExactly("vacuum", rows.get(0).get(2), "3", "100.0", "false", "3", "0/0");
     assertThat(rows.get(0).get(8)).isEqualTo("-->-");
-    assertThat(rows.get(1).subList(3, 8)).as("the run's record").containsExactly("30", "100.0", "true", "3", "0/0");
-    assertThat(rows.get(2).subList(2, 8)).as("the record without the blueprint's fields")
+    assertThat(rows.get(1).subList(3, 8))
+        .as("the run's record")
+        .containsExactly("30", "100.0", "true", "3", "0/0");
+    assertThat(rows.get(2).subList(2, 8))
+        .as("the record without the blueprint's fields")
         .containsExactly("old-record", "30", "100.0", "true", "3", "0/0");
     JsonNode runs = new ObjectMapper().readTree(json.out());
     assertThat(runs.get(1).get("total_files_before").asInt()).isEqualTo(30);
@@ -374,21 +502,29 @@ class CliIT {
     Result result = cli("run", "--retention", "1");
 
     assertThat(result.code()).isEqualTo(2);
-    assertThat(result.err()).contains("Unknown options: '--retention', '1'").contains("compactor run --help");
+    assertThat(result.err())
+        .contains("Unknown options: '--retention', '1'")
+        .contains("compactor run --help");
   }
 
   @Test
   void help_listsCommands_andRunHelpListsEveryInputWithItsDefault() {
     Result top = cli("--help");
     assertThat(top.code()).isZero();
-    assertThat(top.out()).contains("run").contains("inspect").contains("Exit codes: 0 success, 2 invalid input");
+    assertThat(top.out())
+        .contains("run")
+        .contains("inspect")
+        .contains("Exit codes: 0 success, 2 invalid input");
 
     Result run = cli("run", "--help");
     assertThat(run.code()).isZero();
     for (InputKey key : InputKey.values()) {
       assertThat(run.out()).contains(key.flag());
     }
-    assertThat(run.out()).contains("Default: 168").contains("Default: customer_id").contains("--json");
+    assertThat(run.out())
+        .contains("Default: 168")
+        .contains("Default: customer_id")
+        .contains("--json");
   }
 
   @Test

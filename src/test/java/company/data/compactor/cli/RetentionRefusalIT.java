@@ -42,16 +42,27 @@ class RetentionRefusalIT {
     live = Files.writeString(table.resolve("live.parquet"), "x");
     Files.writeString(table.resolve("live2.parquet"), "y");
     orphan = Files.writeString(table.resolve("orphan.parquet"), "from a crashed writer");
-    String schema = "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}]}";
-    Path commit = Files.writeString(table.resolve("_delta_log/00000000000000000000.json"), String.join("\n",
-        "{\"commitInfo\":{\"timestamp\":" + old + ",\"operation\":\"WRITE\"}}",
-        "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}",
-        "{\"metaData\":{\"id\":\"6f0c8c1e-0000-4000-8000-000000000003\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
-            + "\"schemaString\":\"" + schema + "\",\"partitionColumns\":[],"
-            + "\"configuration\":{\"delta.deletedFileRetentionDuration\":\"interval 1 month\"},\"createdTime\":1}}",
-        "{\"add\":{\"path\":\"live.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":" + old + ",\"dataChange\":true}}",
-        "{\"add\":{\"path\":\"live2.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":" + old + ",\"dataChange\":true}}",
-        ""));
+    String schema =
+        "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}]}";
+    Path commit =
+        Files.writeString(
+            table.resolve("_delta_log/00000000000000000000.json"),
+            String.join(
+                "\n",
+                "{\"commitInfo\":{\"timestamp\":" + old + ",\"operation\":\"WRITE\"}}",
+                "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}",
+                "{\"metaData\":{\"id\":\"6f0c8c1e-0000-4000-8000-000000000003\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
+                    + "\"schemaString\":\""
+                    + schema
+                    + "\",\"partitionColumns\":[],"
+                    + "\"configuration\":{\"delta.deletedFileRetentionDuration\":\"interval 1 month\"},\"createdTime\":1}}",
+                "{\"add\":{\"path\":\"live.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":"
+                    + old
+                    + ",\"dataChange\":true}}",
+                "{\"add\":{\"path\":\"live2.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":"
+                    + old
+                    + ",\"dataChange\":true}}",
+                ""));
     for (Path file : new Path[] {live, orphan, commit}) {
       Files.setLastModifiedTime(file, FileTime.fromMillis(old));
     }
@@ -61,30 +72,57 @@ class RetentionRefusalIT {
     assertThat(orphan).exists();
     assertThat(live).exists();
     try (var log = Files.list(table.resolve("_delta_log"))) {
-      assertThat(log.map(p -> p.getFileName().toString())).containsExactly("00000000000000000000.json");
+      assertThat(log.map(p -> p.getFileName().toString()))
+          .containsExactly("00000000000000000000.json");
     }
   }
 
   @Test
   void vacuum_refusesATableWhoseRetentionDoesNotParse_andDeletesNothing() throws Exception {
-    Result vacuum = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "t", "--vacuum-mode", "full",
-        "--vacuum-dry-run", "false");
+    Result vacuum =
+        cli(
+            "vacuum",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "t",
+            "--vacuum-mode",
+            "full",
+            "--vacuum-dry-run",
+            "false");
 
     assertThat(vacuum.code()).as(vacuum.err()).isEqualTo(1);
-    assertThat(vacuum.err()).contains("compactor: error: Refused to vacuum: the table property"
-        + " delta.deletedFileRetentionDuration = 'interval 1 month' is not a Delta interval (month is not supported)."
-        + " Nothing was deleted.");
+    assertThat(vacuum.err())
+        .contains(
+            "compactor: error: Refused to vacuum: the table property"
+                + " delta.deletedFileRetentionDuration = 'interval 1 month' is not a Delta interval (month is not supported)."
+                + " Nothing was deleted.");
     nothingTouched();
   }
 
   @Test
   void run_refusesBeforeCompactingAnything() throws Exception {
-    Result run = cli("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "t",
-        "--z-order-columns", "", "--vacuum-mode", "full", "--vacuum-dry-run", "false");
+    Result run =
+        cli(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            "t",
+            "--z-order-columns",
+            "",
+            "--vacuum-mode",
+            "full",
+            "--vacuum-dry-run",
+            "false");
 
     assertThat(run.code()).as(run.err()).isEqualTo(1);
-    assertThat(run.err()).contains("compactor: error: Refused to vacuum: the table property"
-        + " delta.deletedFileRetentionDuration = 'interval 1 month' is not a Delta interval");
+    assertThat(run.err())
+        .contains(
+            "compactor: error: Refused to vacuum: the table property"
+                + " delta.deletedFileRetentionDuration = 'interval 1 month' is not a Delta interval");
     nothingTouched();
   }
 }

@@ -53,10 +53,15 @@ class S3PipelineIT {
     assertThat(run.code()).as(run.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(run.out());
     String uri = report.get("html_report_uri").asText();
-    assertThat(uri).startsWith("s3://" + bucket + "/reports/file_").endsWith(report.get("execution_id").asText() + ".html");
+    assertThat(uri)
+        .startsWith("s3://" + bucket + "/reports/file_")
+        .endsWith(report.get("execution_id").asText() + ".html");
     try (S3Client client = server.client()) {
-      String page = client.getObjectAsBytes(b -> b.bucket(bucket).key(uri.substring(("s3://" + bucket + "/").length())))
-          .asUtf8String();
+      String page =
+          client
+              .getObjectAsBytes(
+                  b -> b.bucket(bucket).key(uri.substring(("s3://" + bucket + "/").length())))
+              .asUtf8String();
       assertThat(page).startsWith("<!DOCTYPE html>").contains("data-field=\"files\">30 → 3</p>");
     }
     assertThat(work.resolve(".delta-compactor/reports")).doesNotExist();
@@ -89,7 +94,8 @@ class S3PipelineIT {
     assertThat(report.get("candidate_files_count").asInt()).isZero();
     assertThat(report.get("steps").findValuesAsText("status")).containsOnly("done");
 
-    Result inspect = cli(env, "inspect", "--work-dir", work.toString(), "--table-uri", uri, "--json");
+    Result inspect =
+        cli(env, "inspect", "--work-dir", work.toString(), "--table-uri", uri, "--json");
     assertThat(inspect.code()).as(inspect.err()).isZero();
     JsonNode after = new ObjectMapper().readTree(inspect.out());
     assertThat(after.get("total_files").asInt()).isEqualTo(3);
@@ -98,7 +104,8 @@ class S3PipelineIT {
     // An independent read: download the active files and let DuckDB count and sum them.
     try (S3Client client = server.client()) {
       S3Storage storage = new S3Storage(client, work.resolve("uploads"));
-      TableSnapshot snapshot = new KernelDeltaTables(storage).loadLatest(TableLocation.parse(uri, work));
+      TableSnapshot snapshot =
+          new KernelDeltaTables(storage).loadLatest(TableLocation.parse(uri, work));
       List<Path> local = new ArrayList<>();
       for (DataFile file : snapshot.activeFiles()) {
         Path copy = work.resolve("check-" + local.size() + ".parquet");
@@ -109,8 +116,11 @@ class S3PipelineIT {
       }
       try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
           Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT count(*), sum(amount) FROM read_parquet(["
-              + String.join(", ", local.stream().map(p -> "'" + p + "'").toList()) + "])")) {
+          ResultSet rs =
+              s.executeQuery(
+                  "SELECT count(*), sum(amount) FROM read_parquet(["
+                      + String.join(", ", local.stream().map(p -> "'" + p + "'").toList())
+                      + "])")) {
         rs.next();
         assertThat(rs.getLong(1)).isEqualTo(1500);
         assertThat(rs.getDouble(2)).isEqualTo(73125.0);
@@ -118,9 +128,13 @@ class S3PipelineIT {
     }
     try (Stream<Path> leftovers = Files.walk(work.resolve(".delta-compactor"))) {
       assertThat(leftovers.filter(Files::isRegularFile).map(Path::toString))
-          .as("scratch and upload buffers are empty; only telemetry, the HTML report and the released lease's lock file remain")
-          .allMatch(p -> p.endsWith("telemetry.jsonl") || (p.contains("/leases/") && p.endsWith(".lock"))
-              || (p.contains("/reports/") && p.endsWith(".html")));
+          .as(
+              "scratch and upload buffers are empty; only telemetry, the HTML report and the released lease's lock file remain")
+          .allMatch(
+              p ->
+                  p.endsWith("telemetry.jsonl")
+                      || (p.contains("/leases/") && p.endsWith(".lock"))
+                      || (p.contains("/reports/") && p.endsWith(".html")));
     }
   }
 
@@ -131,10 +145,13 @@ class S3PipelineIT {
     // An endpoint nobody listens on: any request would fail with a connection error, not exit 2.
     env.put("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:9");
 
-    Result result = cli(env, "run", "--work-dir", work.toString(), "--table-uri", "s3://lake/other/t");
+    Result result =
+        cli(env, "run", "--work-dir", work.toString(), "--table-uri", "s3://lake/other/t");
 
     assertThat(result.code()).isEqualTo(2);
-    assertThat(result.err()).contains("table_uri=s3://lake/other/t: is not under an allowed table prefix (s3://lake/allowed)");
+    assertThat(result.err())
+        .contains(
+            "table_uri=s3://lake/other/t: is not under an allowed table prefix (s3://lake/allowed)");
   }
 
   @Test
@@ -142,7 +159,8 @@ class S3PipelineIT {
     S3ProxyServer server = S3ProxyServer.shared();
     String uri = "s3://" + server.newBucket() + "/nothing";
 
-    Result result = cli(server.environment(), "inspect", "--work-dir", work.toString(), "--table-uri", uri);
+    Result result =
+        cli(server.environment(), "inspect", "--work-dir", work.toString(), "--table-uri", uri);
 
     assertThat(result.code()).isEqualTo(1);
     assertThat(result.err()).contains("No Delta table at " + uri);

@@ -10,11 +10,21 @@ import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
-/** The bin packer with tiny sizes: threshold 100 bytes, target 300, bins of at most 300 input bytes. */
+/**
+ * The bin packer with tiny sizes: threshold 100 bytes, target 300, bins of at most 300 input bytes.
+ */
 class CompactionPlannerTest {
 
   private static CompactionOptions options(double ratioPct) {
-    return new CompactionOptions(100, ratioPct, 300, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    return new CompactionOptions(
+        100,
+        ratioPct,
+        300,
+        300,
+        PartitionFilter.all(),
+        OptionalLong.empty(),
+        Layout.BIN_PACK,
+        List.of());
   }
 
   private static CompactionPlan plan(List<DataFile> files, CompactionOptions options) {
@@ -42,8 +52,18 @@ class CompactionPlannerTest {
 
   @Test
   void binsAreBoundedByInputBytes_notByAGuessOfTheOutputSize() {
-    List<DataFile> files = List.of(file("d", 90, 1), file("d", 90, 1), file("d", 90, 1), file("d", 90, 1));
-    CompactionOptions wide = new CompactionOptions(100, 40, 100, 1000, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    List<DataFile> files =
+        List.of(file("d", 90, 1), file("d", 90, 1), file("d", 90, 1), file("d", 90, 1));
+    CompactionOptions wide =
+        new CompactionOptions(
+            100,
+            40,
+            100,
+            1000,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            Layout.BIN_PACK,
+            List.of());
 
     // Target 100: the writer splits the output at 100 bytes; the bin itself holds all four files.
     assertThat(binFiles(plan(files, wide))).containsExactly(files);
@@ -79,13 +99,20 @@ class CompactionPlannerTest {
 
   @Test
   void tableGate_belowTheRatio_plansNothing() {
-    List<DataFile> files = List.of(file("d", 50, 1), file("d", 50, 1), file("d", 200, 1), file("d", 200, 1), file("d", 200, 1));
+    List<DataFile> files =
+        List.of(
+            file("d", 50, 1),
+            file("d", 50, 1),
+            file("d", 200, 1),
+            file("d", 200, 1),
+            file("d", 200, 1));
 
     CompactionPlan plan = plan(files, options(40.01));
 
     assertThat(plan.tableGatePassed()).isFalse();
     assertThat(plan.isEmpty()).isTrue();
-    assertThat(plan.partitions()).extracting(PartitionDecision::outcome)
+    assertThat(plan.partitions())
+        .extracting(PartitionDecision::outcome)
         .containsExactly(PartitionDecision.Outcome.BELOW_GATE);
     assertThat(plan(files, options(40)).bins()).hasSize(1);
   }
@@ -105,46 +132,72 @@ class CompactionPlannerTest {
     CompactionPlan plan = plan(files, options(50));
 
     assertThat(plan.tableGatePassed()).isTrue(); // 6 of 10 small
-    assertThat(plan.bins()).singleElement().satisfies(bin ->
-        assertThat(bin.partition().label()).isEqualTo("event_date=fragmented"));
+    assertThat(plan.bins())
+        .singleElement()
+        .satisfies(bin -> assertThat(bin.partition().label()).isEqualTo("event_date=fragmented"));
     assertThat(plan.partitions())
         .extracting(d -> d.partition().label(), PartitionDecision::outcome)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("event_date=fragmented", PartitionDecision.Outcome.COMPACT),
-            org.assertj.core.groups.Tuple.tuple("event_date=healthy", PartitionDecision.Outcome.BELOW_GATE));
+            org.assertj.core.groups.Tuple.tuple(
+                "event_date=fragmented", PartitionDecision.Outcome.COMPACT),
+            org.assertj.core.groups.Tuple.tuple(
+                "event_date=healthy", PartitionDecision.Outcome.BELOW_GATE));
   }
 
   @Test
   void partitionsAreKeyedByValue_evenWhenTheirUnescapedLabelsWouldCollide() {
-    java.util.function.BiFunction<String, String, DataFile> file = (a, b) -> {
-      java.util.Map<String, String> values = new java.util.HashMap<>();
-      values.put("a", a);
-      values.put("b", b);
-      String name = "part-" + java.util.UUID.randomUUID() + ".parquet";
-      return new DataFile("file:/t/" + name, name, 50, company.data.compactor.model.PartitionValues.of(List.of("a", "b"), values),
-          java.util.OptionalLong.of(1), 1, false);
-    };
-    List<DataFile> files = List.of(file.apply("x/b=y", "z"), file.apply("x", "y/b=z"), file.apply("x/b=y", "z"),
-        file.apply("x", "y/b=z"), file.apply(null, "z"), file.apply(company.data.compactor.model.PartitionValues.NULL_LABEL, "z"),
-        file.apply(null, "z"), file.apply(company.data.compactor.model.PartitionValues.NULL_LABEL, "z"));
+    java.util.function.BiFunction<String, String, DataFile> file =
+        (a, b) -> {
+          java.util.Map<String, String> values = new java.util.HashMap<>();
+          values.put("a", a);
+          values.put("b", b);
+          String name = "part-" + java.util.UUID.randomUUID() + ".parquet";
+          return new DataFile(
+              "file:/t/" + name,
+              name,
+              50,
+              company.data.compactor.model.PartitionValues.of(List.of("a", "b"), values),
+              java.util.OptionalLong.of(1),
+              1,
+              false);
+        };
+    List<DataFile> files =
+        List.of(
+            file.apply("x/b=y", "z"),
+            file.apply("x", "y/b=z"),
+            file.apply("x/b=y", "z"),
+            file.apply("x", "y/b=z"),
+            file.apply(null, "z"),
+            file.apply(company.data.compactor.model.PartitionValues.NULL_LABEL, "z"),
+            file.apply(null, "z"),
+            file.apply(company.data.compactor.model.PartitionValues.NULL_LABEL, "z"));
 
     CompactionPlan plan = plan(files, options(40));
 
     assertThat(plan.partitions()).hasSize(4);
-    assertThat(plan.bins()).hasSize(4).allSatisfy(bin -> {
-      assertThat(bin.files()).hasSize(2);
-      assertThat(bin.files()).extracting(DataFile::partition).containsOnly(bin.partition());
-    });
+    assertThat(plan.bins())
+        .hasSize(4)
+        .allSatisfy(
+            bin -> {
+              assertThat(bin.files()).hasSize(2);
+              assertThat(bin.files()).extracting(DataFile::partition).containsOnly(bin.partition());
+            });
   }
 
   @Test
   void binsNeverMixPartitions() {
-    List<DataFile> files = List.of(file("x", 50, 1), file("y", 50, 1), file("x", 50, 1), file("y", 50, 1));
+    List<DataFile> files =
+        List.of(file("x", 50, 1), file("y", 50, 1), file("x", 50, 1), file("y", 50, 1));
 
     CompactionPlan plan = plan(files, options(40));
 
-    assertThat(plan.bins()).hasSize(2).allSatisfy(bin ->
-        assertThat(bin.files()).extracting(f -> f.partition().label()).containsOnly(bin.partition().label()));
+    assertThat(plan.bins())
+        .hasSize(2)
+        .allSatisfy(
+            bin ->
+                assertThat(bin.files())
+                    .extracting(f -> f.partition().label())
+                    .containsOnly(bin.partition().label()));
   }
 
   @Test
@@ -158,15 +211,19 @@ class CompactionPlannerTest {
       files.add(file("2026-10-16", 200, 1));
     }
     PartitionFilter filter =
-        PartitionFilter.parse("event_date >= '2026-10-18'", Snapshots.partitioned(0, List.of()).schema());
+        PartitionFilter.parse(
+            "event_date >= '2026-10-18'", Snapshots.partitioned(0, List.of()).schema());
     CompactionOptions options =
-        new CompactionOptions(100, 40, 300, 300, filter, OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        new CompactionOptions(
+            100, 40, 300, 300, filter, OptionalLong.empty(), Layout.BIN_PACK, List.of());
 
     CompactionPlan plan = plan(files, options);
 
-    assertThat(plan.bins()).singleElement().satisfies(bin ->
-        assertThat(bin.partition().label()).isEqualTo("event_date=2026-10-18"));
-    assertThat(plan.partitions()).extracting(PartitionDecision::outcome)
+    assertThat(plan.bins())
+        .singleElement()
+        .satisfies(bin -> assertThat(bin.partition().label()).isEqualTo("event_date=2026-10-18"));
+    assertThat(plan.partitions())
+        .extracting(PartitionDecision::outcome)
         .containsExactly(
             PartitionDecision.Outcome.FILTERED_OUT,
             PartitionDecision.Outcome.FILTERED_OUT,
@@ -181,13 +238,24 @@ class CompactionPlannerTest {
       files.add(file(p, 50, 1));
     }
     CompactionOptions options =
-        new CompactionOptions(100, 40, 300, 300, PartitionFilter.all(), OptionalLong.of(250), Layout.BIN_PACK, List.of());
+        new CompactionOptions(
+            100,
+            40,
+            300,
+            300,
+            PartitionFilter.all(),
+            OptionalLong.of(250),
+            Layout.BIN_PACK,
+            List.of());
 
     CompactionPlan plan = plan(files, options);
 
-    assertThat(plan.bins()).extracting(b -> b.partition().label())
+    assertThat(plan.bins())
+        .extracting(b -> b.partition().label())
         .containsExactly("event_date=a", "event_date=b");
-    assertThat(plan.deferred()).extracting(b -> b.partition().label()).containsExactly("event_date=c");
+    assertThat(plan.deferred())
+        .extracting(b -> b.partition().label())
+        .containsExactly("event_date=c");
     assertThat(plan.bytesToRewrite()).isEqualTo(200);
     assertThat(plan.bytesDeferred()).isEqualTo(100);
   }
@@ -213,13 +281,23 @@ class CompactionPlannerTest {
         files.add(file("d", 60, 1));
       }
       CompactionOptions options =
-          new CompactionOptions(100, 40, 100, 10_000, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+          new CompactionOptions(
+              100,
+              40,
+              100,
+              10_000,
+              PartitionFilter.all(),
+              OptionalLong.empty(),
+              Layout.BIN_PACK,
+              List.of());
       CompactionPlan first = plan(files, options);
       assertThat(first.bins()).hasSize(1);
 
       List<DataFile> after = outputsOf(first.bins().get(0), 100, compression);
 
-      assertThat(plan(after, options).isEmpty()).as("compression %s: %s", compression, after).isTrue();
+      assertThat(plan(after, options).isEmpty())
+          .as("compression %s: %s", compression, after)
+          .isTrue();
     }
   }
 
@@ -230,7 +308,15 @@ class CompactionPlannerTest {
       files.add(file("d", 60, 1));
     }
     CompactionOptions options =
-        new CompactionOptions(100, 40, 100, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        new CompactionOptions(
+            100,
+            40,
+            100,
+            300,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            Layout.BIN_PACK,
+            List.of());
     CompactionPlan first = plan(files, options);
     assertThat(first.bins()).hasSize(3); // 5 + 5 + 3 files
 
@@ -238,10 +324,13 @@ class CompactionPlannerTest {
     first.bins().forEach(bin -> after.addAll(outputsOf(bin, 100, 0.5)));
     CompactionPlan second = plan(after, options);
     List<DataFile> afterSecond = new ArrayList<>(after);
-    second.bins().forEach(bin -> {
-      afterSecond.removeAll(bin.files());
-      afterSecond.addAll(outputsOf(bin, 100, 1.0));
-    });
+    second
+        .bins()
+        .forEach(
+            bin -> {
+              afterSecond.removeAll(bin.files());
+              afterSecond.addAll(outputsOf(bin, 100, 1.0));
+            });
 
     assertThat(after).extracting(DataFile::sizeBytes).containsExactly(100L, 50L, 100L, 50L, 90L);
     assertThat(second.bins()).hasSize(1);
@@ -250,32 +339,58 @@ class CompactionPlannerTest {
 
   @Test
   void unpartitionedTables_areOnePartition() {
-    List<DataFile> files = List.of(
-        Snapshots.unpartitionedFile(50, OptionalLong.of(3)),
-        Snapshots.unpartitionedFile(50, OptionalLong.of(4)));
+    List<DataFile> files =
+        List.of(
+            Snapshots.unpartitionedFile(50, OptionalLong.of(3)),
+            Snapshots.unpartitionedFile(50, OptionalLong.of(4)));
 
     CompactionPlan plan = CompactionPlanner.plan(Snapshots.unpartitioned(1, files), options(40));
 
-    assertThat(plan.bins()).singleElement().satisfies(bin -> {
-      assertThat(bin.partition().label()).isEqualTo("unpartitioned");
-      assertThat(bin.inputRows()).isEqualTo(7);
-    });
+    assertThat(plan.bins())
+        .singleElement()
+        .satisfies(
+            bin -> {
+              assertThat(bin.partition().label()).isEqualTo("unpartitioned");
+              assertThat(bin.inputRows()).isEqualTo(7);
+            });
   }
 
   private static CompactionOptions zOrder(long maxGroupBytes) {
-    return new CompactionOptions(100, 40, 300, 300, PartitionFilter.all(), OptionalLong.empty(), Layout.Z_ORDER,
-        List.of("id"), maxGroupBytes);
+    return new CompactionOptions(
+        100,
+        40,
+        300,
+        300,
+        PartitionFilter.all(),
+        OptionalLong.empty(),
+        Layout.Z_ORDER,
+        List.of("id"),
+        maxGroupBytes);
   }
 
   private static DataFile clustered(String date, long size) {
     DataFile f = file(date, size, 1);
-    return new DataFile(f.path(), f.logPath(), f.sizeBytes(), f.partition(), f.numRecords(), f.modificationTimeMillis(),
-        false, null, List.of("id"));
+    return new DataFile(
+        f.path(),
+        f.logPath(),
+        f.sizeBytes(),
+        f.partition(),
+        f.numRecords(),
+        f.modificationTimeMillis(),
+        false,
+        null,
+        List.of("id"));
   }
 
   @Test
   void zOrder_rewritesEveryFileOfAPartitionOverTheGate_inGroupsBoundedByMaxGroupBytes() {
-    List<DataFile> files = List.of(file("d", 60, 1), file("d", 500, 1), file("d", 60, 1), file("d", 400, 1), file("d", 60, 1));
+    List<DataFile> files =
+        List.of(
+            file("d", 60, 1),
+            file("d", 500, 1),
+            file("d", 60, 1),
+            file("d", 400, 1),
+            file("d", 60, 1));
 
     CompactionPlan plan = plan(files, zOrder(600));
 
@@ -291,7 +406,8 @@ class CompactionPlannerTest {
     CompactionPlan plan = plan(files, zOrder(1_000));
 
     assertThat(plan.bins()).isEmpty();
-    assertThat(plan.partitions().get(0).outcome()).isEqualTo(PartitionDecision.Outcome.ALREADY_CLUSTERED);
+    assertThat(plan.partitions().get(0).outcome())
+        .isEqualTo(PartitionDecision.Outcome.ALREADY_CLUSTERED);
   }
 
   @Test
@@ -305,8 +421,17 @@ class CompactionPlannerTest {
 
   @Test
   void zOrder_onOtherColumns_isNotClusteredYet() {
-    DataFile byOther = new DataFile("file:/t/x", "x", 60, file("d", 60, 1).partition(), OptionalLong.of(1), 1, false, null,
-        List.of("other"));
+    DataFile byOther =
+        new DataFile(
+            "file:/t/x",
+            "x",
+            60,
+            file("d", 60, 1).partition(),
+            OptionalLong.of(1),
+            1,
+            false,
+            null,
+            List.of("other"));
     List<DataFile> files = List.of(byOther, clustered("d", 60));
 
     assertThat(plan(files, zOrder(1_000)).bins()).hasSize(1);

@@ -20,12 +20,28 @@ import org.junit.jupiter.api.Test;
 class DeletionVectorPlanningTest {
 
   private static DataFile withDeletionVector(DataFile f, long deletedRows) {
-    return new DataFile(f.path(), f.logPath(), f.sizeBytes(), f.partition(), f.numRecords(), f.modificationTimeMillis(),
-        true, null, List.of(), Optional.of(new DeletionVector(Optional.empty(), deletedRows)));
+    return new DataFile(
+        f.path(),
+        f.logPath(),
+        f.sizeBytes(),
+        f.partition(),
+        f.numRecords(),
+        f.modificationTimeMillis(),
+        true,
+        null,
+        List.of(),
+        Optional.of(new DeletionVector(Optional.empty(), deletedRows)));
   }
 
   private static CompactionOptions options(Layout layout) {
-    return new CompactionOptions(100, 40, 300, 300, PartitionFilter.all(), OptionalLong.empty(), layout,
+    return new CompactionOptions(
+        100,
+        40,
+        300,
+        300,
+        PartitionFilter.all(),
+        OptionalLong.empty(),
+        layout,
         layout == Layout.Z_ORDER ? List.of("id") : List.of());
   }
 
@@ -38,11 +54,16 @@ class DeletionVectorPlanningTest {
     DataFile e = file("e", 10, 5);
 
     for (Layout layout : Layout.values()) {
-      CompactionPlan plan = CompactionPlanner.plan(Snapshots.partitioned(5, List.of(a, b, c, d, e)), options(layout));
+      CompactionPlan plan =
+          CompactionPlanner.plan(Snapshots.partitioned(5, List.of(a, b, c, d, e)), options(layout));
 
       // Z-order rewrites every file of a gated partition, so e (alone in it now) is a group too.
-      assertThat(plan.bins().stream().map(Bin::files).toList()).as(layout.name())
-          .isEqualTo(layout == Layout.Z_ORDER ? List.of(List.of(a, c), List.of(e)) : List.of(List.of(a, c)));
+      assertThat(plan.bins().stream().map(Bin::files).toList())
+          .as(layout.name())
+          .isEqualTo(
+              layout == Layout.Z_ORDER
+                  ? List.of(List.of(a, c), List.of(e))
+                  : List.of(List.of(a, c)));
       assertThat(plan.filesWithDeletionVectors()).as(layout.name()).isEqualTo(2);
     }
   }
@@ -52,9 +73,12 @@ class DeletionVectorPlanningTest {
     DataFile a = withDeletionVector(file("d", 10, 5), 2);
     DataFile b = file("d", 10, 7);
 
-    assertThat(TableInspector.inspect(Snapshots.partitioned(1, List.of(a, b)), 100, 40.0).totalRows()).isEqualTo(10L);
+    assertThat(
+            TableInspector.inspect(Snapshots.partitioned(1, List.of(a, b)), 100, 40.0).totalRows())
+        .isEqualTo(10L);
     assertThat(a.liveRecords()).hasValue(3);
-    DataFile undescribed = new DataFile("file:/t/x", "x", 10, a.partition(), OptionalLong.of(5), 1, true);
+    DataFile undescribed =
+        new DataFile("file:/t/x", "x", 10, a.partition(), OptionalLong.of(5), 1, true);
     assertThat(undescribed.liveRecords()).as("a vector we cannot see: unknown, not 5").isEmpty();
   }
 }

@@ -57,8 +57,12 @@ class PartitionFilterTest {
     assertThat(matches("region NOT IN ('eu', 'us')", values("d", "us", "1"))).isFalse();
     assertThat(matches("region IS NULL", values("d", null, "1"))).isTrue();
     assertThat(matches("region IS NOT NULL", values("d", null, "1"))).isFalse();
-    assertThat(matches("region = 'eu'", values("d", null, "1"))).as("NULL compares false").isFalse();
-    assertThat(matches("region != 'eu'", values("d", null, "1"))).as("NULL compares false").isFalse();
+    assertThat(matches("region = 'eu'", values("d", null, "1")))
+        .as("NULL compares false")
+        .isFalse();
+    assertThat(matches("region != 'eu'", values("d", null, "1")))
+        .as("NULL compares false")
+        .isFalse();
   }
 
   @Test
@@ -78,7 +82,8 @@ class PartitionFilterTest {
   @Test
   void refusesNonPartitionAndUnknownColumns_namingThem() {
     assertThatThrownBy(() -> PartitionFilter.parse("id = 1", SCHEMA))
-        .hasMessage("id is not a partition column; a partition filter may only use event_date, region, bucket");
+        .hasMessage(
+            "id is not a partition column; a partition filter may only use event_date, region, bucket");
     assertThatThrownBy(() -> PartitionFilter.parse("colour = 'red'", SCHEMA))
         .hasMessageStartingWith("unknown column colour at position 1");
   }
@@ -86,9 +91,11 @@ class PartitionFilterTest {
   @Test
   void refusesSyntaxErrors_sayingWhereAndWhat() {
     assertThatThrownBy(() -> PartitionFilter.parse("event_date >= ", SCHEMA))
-        .hasMessage("expected a literal ('text' or a number) at position 15 of \"event_date >= \", found the end");
+        .hasMessage(
+            "expected a literal ('text' or a number) at position 15 of \"event_date >= \", found the end");
     assertThatThrownBy(() -> PartitionFilter.parse("event_date ~ 'x'", SCHEMA))
-        .hasMessageStartingWith("expected a comparison (=, !=, <>, <, <=, >, >=), IN or IS at position 12");
+        .hasMessageStartingWith(
+            "expected a comparison (=, !=, <>, <, <=, >, >=), IN or IS at position 12");
     assertThatThrownBy(() -> PartitionFilter.parse("event_date = 'x' region = 'y'", SCHEMA))
         .hasMessageStartingWith("expected AND, OR or the end at position 18");
     assertThatThrownBy(() -> PartitionFilter.parse("bucket = 'seven'", SCHEMA))
@@ -118,7 +125,8 @@ class PartitionFilterTest {
     assertThat(matches(nested, values("2026-10-18", "eu", "1"))).isTrue();
     String quoted = "region = '" + "(".repeat(100) + "'";
     assertThat(matches(quoted, values("2026-10-18", "(".repeat(100), "1"))).isTrue();
-    assertThatThrownBy(() -> PartitionFilter.parse("(".repeat(33) + "bucket = 1" + ")".repeat(33), SCHEMA))
+    assertThatThrownBy(
+            () -> PartitionFilter.parse("(".repeat(33) + "bucket = 1" + ")".repeat(33), SCHEMA))
         .hasMessage("must nest parentheses at most 32 deep (found 33)");
   }
 

@@ -9,8 +9,18 @@ class RewriteSupportTest {
 
   @Test
   void unsupported_namesFeaturesOutsideTheAllowList_sorted() {
-    assertThat(RewriteSupport.unsupported(Set.of("appendOnly", "invariants", "columnMapping", "typeWidening", "someFutureFeature")))
+    assertThat(
+            RewriteSupport.unsupported(
+                Set.of(
+                    "appendOnly",
+                    "invariants",
+                    "columnMapping",
+                    "typeWidening",
+                    "someFutureFeature")))
         .containsExactly("columnMapping", "someFutureFeature", "typeWidening");
-    assertThat(RewriteSupport.unsupported(Set.of("appendOnly", "invariants", "timestampNtz", "deletionVectors"))).isEmpty();
+    assertThat(
+            RewriteSupport.unsupported(
+                Set.of("appendOnly", "invariants", "timestampNtz", "deletionVectors")))
+        .isEmpty();
   }
 }

@@ -16,7 +16,8 @@ class ZOrderKeyTest {
   void interleave_takesEachColumnsBitsInTurn_mostSignificantFirst() {
     // 1 column: the key is the bucket.
     assertThat(ZOrderKey.interleave(5)).isEqualTo(5);
-    // 2 columns, bit 9 of each first: column 0 = 0b10_0000_0000 (512), column 1 = 0 -> top bit of 20.
+    // 2 columns, bit 9 of each first: column 0 = 0b10_0000_0000 (512), column 1 = 0 -> top bit of
+    // 20.
     assertThat(ZOrderKey.interleave(512, 0)).isEqualTo(1L << 19);
     assertThat(ZOrderKey.interleave(0, 512)).isEqualTo(1L << 18);
     // lowest bits: column 0's bit 0 lands above column 1's bit 0.
@@ -32,8 +33,10 @@ class ZOrderKeyTest {
       int other = random.nextInt(ZOrderKey.BUCKETS);
       int a = random.nextInt(ZOrderKey.BUCKETS);
       int b = random.nextInt(ZOrderKey.BUCKETS);
-      assertThat(Long.compare(ZOrderKey.interleave(a, other), ZOrderKey.interleave(b, other))).isEqualTo(Integer.compare(a, b));
-      assertThat(Long.compare(ZOrderKey.interleave(other, a, 7), ZOrderKey.interleave(other, b, 7))).isEqualTo(Integer.compare(a, b));
+      assertThat(Long.compare(ZOrderKey.interleave(a, other), ZOrderKey.interleave(b, other)))
+          .isEqualTo(Integer.compare(a, b));
+      assertThat(Long.compare(ZOrderKey.interleave(other, a, 7), ZOrderKey.interleave(other, b, 7)))
+          .isEqualTo(Integer.compare(a, b));
     }
   }
 
@@ -41,7 +44,8 @@ class ZOrderKeyTest {
   void interleave_refusesBadColumnCountsAndBuckets() {
     assertThatThrownBy(ZOrderKey::interleave).hasMessageContaining("1 to 4 columns, not 0");
     assertThatThrownBy(() -> ZOrderKey.interleave(1, 2, 3, 4, 5)).hasMessageContaining("not 5");
-    assertThatThrownBy(() -> ZOrderKey.interleave(1024)).hasMessageContaining("bucket 1024 outside [0, 1024)");
+    assertThatThrownBy(() -> ZOrderKey.interleave(1024))
+        .hasMessageContaining("bucket 1024 outside [0, 1024)");
   }
 
   @Test
@@ -83,7 +87,11 @@ class ZOrderKeyTest {
     List<Integer> boundaries = quantiles(values, 16);
 
     assertThat(boundaries).doesNotHaveDuplicates().contains(7);
-    assertThat(values.stream().filter(v -> v == 7).map(v -> ZOrderKey.bucket(v, boundaries, Comparator.naturalOrder())).distinct())
+    assertThat(
+            values.stream()
+                .filter(v -> v == 7)
+                .map(v -> ZOrderKey.bucket(v, boundaries, Comparator.naturalOrder()))
+                .distinct())
         .hasSize(1);
   }
 
@@ -92,7 +100,9 @@ class ZOrderKeyTest {
     String sql = ZOrderKey.sql(List.of("b0", "b1"));
 
     assertThat(sql.split("\\|")).hasSize(20);
-    assertThat(sql).startsWith("((((CAST(b0 AS BIGINT) >> 9) & 1) << 19)").contains("(((CAST(b1 AS BIGINT) >> 0) & 1) << 0))");
+    assertThat(sql)
+        .startsWith("((((CAST(b0 AS BIGINT) >> 9) & 1) << 19)")
+        .contains("(((CAST(b1 AS BIGINT) >> 0) & 1) << 0))");
   }
 
   /** Distinct values at the fractions i/buckets, as the rewriter's quantile_disc does. */

@@ -45,10 +45,14 @@ class RequestReaderTest {
     MaintenanceRequest fromJson =
         RequestReader.read(
             Map.of(
-                "demo_mode", false,
-                "small_file_threshold_mb", 0.5,
-                "z_order_columns", List.of("a", "b"),
-                "vacuum_retention_hours", 200));
+                "demo_mode",
+                false,
+                "small_file_threshold_mb",
+                0.5,
+                "z_order_columns",
+                List.of("a", "b"),
+                "vacuum_retention_hours",
+                200));
 
     assertThat(fromStrings).isEqualTo(fromJson);
     assertThat(fromJson.zOrderColumns()).containsExactly("a", "b");
@@ -65,11 +69,14 @@ class RequestReaderTest {
     CompactorException e = invalid(Map.of("vacuum_retention_hours", 167));
 
     assertThat(e.isInvalidInput()).isTrue();
-    assertThat(e.violations()).singleElement().satisfies(v -> {
-      assertThat(v.key()).isEqualTo("vacuum_retention_hours");
-      assertThat(v.value()).isEqualTo("167");
-      assertThat(v.rule()).startsWith("must be >= 168");
-    });
+    assertThat(e.violations())
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.key()).isEqualTo("vacuum_retention_hours");
+              assertThat(v.value()).isEqualTo("167");
+              assertThat(v.rule()).startsWith("must be >= 168");
+            });
   }
 
   @Test
@@ -92,7 +99,9 @@ class RequestReaderTest {
     assertThat(invalid(Map.of("compaction_ratio_threshold_pct", 100.5)).violations())
         .containsExactly(
             new Violation("compaction_ratio_threshold_pct", "100.5", "must be > 0 and <= 100"));
-    assertThat(RequestReader.read(Map.of("compaction_ratio_threshold_pct", 100)).compactionRatioThresholdPct())
+    assertThat(
+            RequestReader.read(Map.of("compaction_ratio_threshold_pct", 100))
+                .compactionRatioThresholdPct())
         .isEqualTo(100.0);
   }
 
@@ -133,16 +142,19 @@ class RequestReaderTest {
         .contains("latency_sla_ms=fast: must be a number")
         .contains("demo_mode=yes: must be true or false")
         .contains("zorder=a: is not a known input")
-        .contains("table_uri=ftp://host/t: must be a local path, a file: URI or an s3://bucket/path URI")
+        .contains(
+            "table_uri=ftp://host/t: must be a local path, a file: URI or an s3://bucket/path URI")
         .endsWith("Nothing was read or written; fix the values and run again.");
   }
 
   @Test
   void read_reportsAMalformedValueOnce_notAlsoAsARuleViolation() {
     assertThat(invalid(Map.of("vacuum_retention_hours", "a week")).violations())
-        .containsExactly(new Violation("vacuum_retention_hours", "a week", "must be a whole number"));
+        .containsExactly(
+            new Violation("vacuum_retention_hours", "a week", "must be a whole number"));
     assertThat(invalid(Map.of("vacuum_retention_hours", 170.5)).violations())
-        .containsExactly(new Violation("vacuum_retention_hours", "170.5", "must be a whole number"));
+        .containsExactly(
+            new Violation("vacuum_retention_hours", "170.5", "must be a whole number"));
   }
 
   @Test

@@ -31,20 +31,25 @@ class TableAllowlistTest {
     assertThat(allowlist.violations(at("s3://lake/tables"))).isEmpty();
     assertThat(allowlist.violations(at("demo_delta_table"))).isEmpty();
     assertThat(allowlist.violations(at("s3://lake/tables-old/events")))
-        .containsExactly(new Violation("table_uri", "s3://lake/tables-old/events",
-            "is not under an allowed table prefix (s3://lake/tables, file:/work/demo_delta_table);"
-                + " ask the operator to add it to COMPACTOR_ALLOWED_TABLE_PREFIXES"));
+        .containsExactly(
+            new Violation(
+                "table_uri",
+                "s3://lake/tables-old/events",
+                "is not under an allowed table prefix (s3://lake/tables, file:/work/demo_delta_table);"
+                    + " ask the operator to add it to COMPACTOR_ALLOWED_TABLE_PREFIXES"));
     assertThat(allowlist.violations(at("s3://other/tables/events"))).hasSize(1);
   }
 
   @Test
   void aPrefixThatIsNotACanonicalLocation_isAConfigurationError_namingEveryBadPrefix() {
-    assertThatThrownBy(() -> TableAllowlist.parse("s3://lake/tables/.., s3://ok/t, s3://lake//x", WORK))
+    assertThatThrownBy(
+            () -> TableAllowlist.parse("s3://lake/tables/.., s3://ok/t, s3://lake//x", WORK))
         .isInstanceOf(CompactorException.class)
-        .hasMessage("Invalid configuration, 2 settings broken: COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://lake/tables/..:"
-            + " must not contain . or .. path segments; they are refused, never resolved: name the table by its"
-            + " canonical path; COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://lake//x: must not contain empty path segments"
-            + " (//). Nothing was read or written; fix the setting and run again.");
+        .hasMessage(
+            "Invalid configuration, 2 settings broken: COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://lake/tables/..:"
+                + " must not contain . or .. path segments; they are refused, never resolved: name the table by its"
+                + " canonical path; COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://lake//x: must not contain empty path segments"
+                + " (//). Nothing was read or written; fix the setting and run again.");
   }
 
   @Test

@@ -72,7 +72,8 @@ class DemoSeederIT {
       Path commit = dir.resolve("demo/_delta_log/%020d.json".formatted(v));
       List<JsonNode> actions =
           Files.readAllLines(commit).stream().map(line -> readTree(json, line)).toList();
-      List<JsonNode> commitAdds = actions.stream().filter(a -> a.has("add")).map(a -> a.get("add")).toList();
+      List<JsonNode> commitAdds =
+          actions.stream().filter(a -> a.has("add")).map(a -> a.get("add")).toList();
       assertThat(commitAdds).as("commit %d", v).hasSize(1);
       adds.addAll(commitAdds);
     }
@@ -107,7 +108,8 @@ class DemoSeederIT {
     writer.create(location, DemoTable.SCHEMA, Map.of());
     writer.append(location, DemoTable.partitionOf(0), DemoTable.rowsOf(0));
 
-    CompactorException e = catchThrowableOfType(CompactorException.class, () -> seeder.seed(location));
+    CompactorException e =
+        catchThrowableOfType(CompactorException.class, () -> seeder.seed(location));
 
     assertThat(e.kind()).isEqualTo(CompactorException.Kind.REFUSED);
     assertThat(e.getMessage()).contains("a Delta table the compactor did not seed is there");

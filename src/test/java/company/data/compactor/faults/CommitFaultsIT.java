@@ -4,21 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.testing.FaultProxy.Fault;
-import company.data.compactor.testing.FaultScenario;
 import company.data.compactor.aws.AwsClients;
 import company.data.compactor.delta.CommitOutcome;
 import company.data.compactor.delta.RewriteCommit;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.storage.s3.S3Clients;
 import company.data.compactor.storage.s3.S3Storage;
+import company.data.compactor.testing.FaultProxy.Fault;
+import company.data.compactor.testing.FaultScenario;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.services.s3.S3Client;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** Faults on the S3 requests that commit to the Delta log (issue 23, item 1). */
 class CommitFaultsIT {
@@ -29,7 +29,8 @@ class CommitFaultsIT {
   @TempDir Path work;
 
   @Test
-  void lostResponseToACommitPut_isRecognisedAsOurCommit_andNoFileItReferencesIsDeleted() throws Exception {
+  void lostResponseToACommitPut_isRecognisedAsOurCommit_andNoFileItReferencesIsDeleted()
+      throws Exception {
     try (FaultScenario table = FaultScenario.fresh(work)) {
       table.s3().on("PUT", ".*/_delta_log/0{18}31\\.json.*", 1, 1, new Fault.DropResponse());
 
@@ -39,15 +40,18 @@ class CommitFaultsIT {
       JsonNode report = JSON.readTree(run.out());
       assertThat(report.get("version_after").asLong()).isEqualTo(33);
       assertThat(report.get("files_after").asInt()).isEqualTo(3);
-      assertThat(report.get("compaction_partitions").findValuesAsText("status")).containsOnly("committed");
+      assertThat(report.get("compaction_partitions").findValuesAsText("status"))
+          .containsOnly("committed");
       assertConverged(table, table.environment());
     }
   }
 
   @Test
-  void commitWhoseOutcomeCannotBeProven_saysItMayHaveLanded_howToCheck_andKeepsTheFiles() throws Exception {
+  void commitWhoseOutcomeCannotBeProven_saysItMayHaveLanded_howToCheck_andKeepsTheFiles()
+      throws Exception {
     try (FaultScenario table = FaultScenario.fresh(work)) {
-      table.s3()
+      table
+          .s3()
           .on("PUT", ".*/_delta_log/0{18}31\\.json.*", 1, 1, new Fault.DropResponse())
           .on("GET", ".*/_delta_log/0{18}31\\.json.*", 1, 1000, Fault.s3(503, "SlowDown"));
 
@@ -56,9 +60,13 @@ class CommitFaultsIT {
       assertThat(run.code()).isEqualTo(1);
       String log = table.uri() + "/_delta_log/00000000000000000031.json";
       assertThat(run.err())
-          .startsWith("compactor: error: The OPTIMIZE commit of " + table.uri() + " (read version 30) failed (")
+          .startsWith(
+              "compactor: error: The OPTIMIZE commit of "
+                  + table.uri()
+                  + " (read version 30) failed (")
           .contains("and the log could not be read to tell whether it landed (")
-          .contains(" To check: read " + log + " (and later versions); if a commitInfo there has txnId ")
+          .contains(
+              " To check: read " + log + " (and later versions); if a commitInfo there has txnId ")
           .contains(" the OPTIMIZE is committed, otherwise nothing of it is. Its 1 new file(s) [")
           .contains("were kept in case a write still lands");
       // It had landed: the files it references were kept, so the table reads whole.
@@ -80,8 +88,18 @@ class CommitFaultsIT {
       table.s3().on("PUT", ".*/_delta_log/0{18}31\\.json.*", 1, 1, new Fault.DropResponse());
       S3Storage storage = new S3Storage(client, conditional, work.resolve("uploads"));
 
-      CommitOutcome outcome = new KernelRewriteCommitter(storage, Clock.systemUTC(), AwsClients.retryPolicy(table.environment()))
-          .commitRewrite(new RewriteCommit(table.location(), 30, List.of(), List.of(), "VACUUM START", Map.of(), Map.of()));
+      CommitOutcome outcome =
+          new KernelRewriteCommitter(
+                  storage, Clock.systemUTC(), AwsClients.retryPolicy(table.environment()))
+              .commitRewrite(
+                  new RewriteCommit(
+                      table.location(),
+                      30,
+                      List.of(),
+                      List.of(),
+                      "VACUUM START",
+                      Map.of(),
+                      Map.of()));
 
       assertThat(outcome).isEqualTo(new CommitOutcome.Committed(31, List.of()));
       assertThat(table.snapshot().version()).isEqualTo(31);
@@ -90,7 +108,8 @@ class CommitFaultsIT {
   }
 
   /** Every row exactly once, no orphan, and a second run finds nothing to do. */
-  static void assertConverged(FaultScenario table, java.util.Map<String, String> env) throws Exception {
+  static void assertConverged(FaultScenario table, java.util.Map<String, String> env)
+      throws Exception {
     assertThat(table.rowsAndDistinctIds()).containsExactly(FaultScenario.ROWS, FaultScenario.ROWS);
     assertThat(table.orphans()).isEmpty();
     FaultScenario.Result again = table.run(env);

@@ -48,8 +48,9 @@ class S3UploadFaultsIT {
   void aPartCutMidBody_isRetried_andTheObjectIsWhole() throws IOException {
     String path = "s3://" + S3ProxyServer.shared().newBucket() + "/big.bin";
     byte[] content = content();
-    try (FaultProxy proxy = FaultProxy.in(S3ProxyServer.shared().endpoint())
-            .on("PUT", ".*partNumber=2.*", 1, 1, new Fault.Cut());
+    try (FaultProxy proxy =
+            FaultProxy.in(S3ProxyServer.shared().endpoint())
+                .on("PUT", ".*partNumber=2.*", 1, 1, new Fault.Cut());
         S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
@@ -67,19 +68,25 @@ class S3UploadFaultsIT {
   @Test
   void everyPartCut_theUploadFailsAndIsAborted_andNoObjectAppears() throws IOException {
     String path = "s3://" + S3ProxyServer.shared().newBucket() + "/big.bin";
-    try (FaultProxy proxy = FaultProxy.in(S3ProxyServer.shared().endpoint())
-            .on("PUT", ".*partNumber=2.*", 1, 1000, new Fault.Cut());
+    try (FaultProxy proxy =
+            FaultProxy.in(S3ProxyServer.shared().endpoint())
+                .on("PUT", ".*partNumber=2.*", 1, 1000, new Fault.Cut());
         S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
-      IOException e = catchThrowableOfType(IOException.class, () -> {
-        try (OutputStream out = storage.create(path)) {
-          out.write(content());
-        }
-      });
+      IOException e =
+          catchThrowableOfType(
+              IOException.class,
+              () -> {
+                try (OutputStream out = storage.create(path)) {
+                  out.write(content());
+                }
+              });
 
       assertThat(e).hasMessageStartingWith("S3 failed while uploading " + path + ": ");
-      assertThat(proxy.seen()).filteredOn(r -> r.method().equals("DELETE") && r.path().contains("uploadId=")).hasSize(1);
+      assertThat(proxy.seen())
+          .filteredOn(r -> r.method().equals("DELETE") && r.path().contains("uploadId="))
+          .hasSize(1);
       assertThat(catchThrowableOfType(FileNotFoundException.class, () -> storage.stat(path)))
           .hasMessage("No such object: " + path);
     }

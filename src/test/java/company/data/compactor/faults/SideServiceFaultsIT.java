@@ -55,7 +55,10 @@ class SideServiceFaultsIT {
     table.close();
   }
 
-  /** The table's S3 through its proxy, telemetry and leases in fresh DynamoDB tables through the DynamoDB proxy, Slack on WireMock. */
+  /**
+   * The table's S3 through its proxy, telemetry and leases in fresh DynamoDB tables through the
+   * DynamoDB proxy, Slack on WireMock.
+   */
   private Map<String, String> environment(String telemetryTable, String leaseTable) {
     Map<String, String> env = new HashMap<>(table.environment());
     env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamo.endpoint().toString());
@@ -67,7 +70,9 @@ class SideServiceFaultsIT {
   }
 
   private List<String> slackTexts() {
-    return slack.find(postRequestedFor(urlEqualTo(hook))).stream().map(LoggedRequest::getBodyAsString).toList();
+    return slack.find(postRequestedFor(urlEqualTo(hook))).stream()
+        .map(LoggedRequest::getBodyAsString)
+        .toList();
   }
 
   private static int items(String tableName) {
@@ -77,10 +82,12 @@ class SideServiceFaultsIT {
   }
 
   @Test
-  void telemetryThrottledAfterTheCommit_reportPrinted_exit3_alerted_andTheCommitStands() throws Exception {
+  void telemetryThrottledAfterTheCommit_reportPrinted_exit3_alerted_andTheCommitStands()
+      throws Exception {
     String telemetry = DynoxideServer.shared().newTelemetryTable();
     Map<String, String> env = environment(telemetry, DynoxideServer.shared().newLeaseTable());
-    dynamo.onDynamoDb("PutItem", 2, 4, Fault.dynamoDb(400, "ProvisionedThroughputExceededException"));
+    dynamo.onDynamoDb(
+        "PutItem", 2, 4, Fault.dynamoDb(400, "ProvisionedThroughputExceededException"));
 
     FaultScenario.Result run = table.run(env, "--notify-slack", "true");
 
@@ -90,14 +97,21 @@ class SideServiceFaultsIT {
     assertThat(report.get("version_after").asLong()).isEqualTo(33);
     assertThat(report.get("telemetry_status").asText()).isEqualTo("failed");
     assertThat(report.get("telemetry_error").asText())
-        .startsWith("Failed while recording run " + report.get("execution_id").asText() + " of " + table.uri()
-            + " in DynamoDB table " + telemetry + ": ProvisionedThroughputExceededException: injected by FaultProxy");
+        .startsWith(
+            "Failed while recording run "
+                + report.get("execution_id").asText()
+                + " of "
+                + table.uri()
+                + " in DynamoDB table "
+                + telemetry
+                + ": ProvisionedThroughputExceededException: injected by FaultProxy");
     assertThat(report.get("lease_release_status").asText()).isEqualTo("released");
     assertThat(items(telemetry)).isZero();
     List<String> texts = slackTexts();
     assertThat(texts).hasSize(2);
     assertThat(texts.get(0)).contains("compacted");
-    assertThat(texts.get(1)).contains("delta-compactor: telemetry failed for " + table.uri() + " (OPERATION_FAILED)");
+    assertThat(texts.get(1))
+        .contains("delta-compactor: telemetry failed for " + table.uri() + " (OPERATION_FAILED)");
     CommitFaultsIT.assertConverged(table, env);
     assertThat(items(telemetry)).isEqualTo(1);
   }
@@ -131,23 +145,33 @@ class SideServiceFaultsIT {
     assertThat(report.get("telemetry_status").asText()).isEqualTo("recorded");
     assertThat(report.get("lease_release_status").asText()).isEqualTo("failed");
     assertThat(report.get("lease_release_error").asText())
-        .startsWith("the lease of " + table.uri() + " could not be released after 3 attempts (Failed while releasing the lease of "
-            + table.uri() + " in DynamoDB table " + leases + ": InternalServerErrorException: injected by FaultProxy (Service: DynamoDb, Status Code: 500")
+        .startsWith(
+            "the lease of "
+                + table.uri()
+                + " could not be released after 3 attempts (Failed while releasing the lease of "
+                + table.uri()
+                + " in DynamoDB table "
+                + leases
+                + ": InternalServerErrorException: injected by FaultProxy (Service: DynamoDb, Status Code: 500")
         .contains("it blocks other runs of the table until it expires at ");
     assertThat(slackTexts()).hasSize(2);
-    assertThat(slackTexts().get(1)).contains("delta-compactor: lease failed for " + table.uri() + " (LEASE_NOT_RELEASED)");
+    assertThat(slackTexts().get(1))
+        .contains("delta-compactor: lease failed for " + table.uri() + " (LEASE_NOT_RELEASED)");
   }
 
   @Test
   void leaseReleaseFailsAfterAFailedRun_theRunsOwnErrorIsReported() {
-    Map<String, String> env = environment(DynoxideServer.shared().newTelemetryTable(), DynoxideServer.shared().newLeaseTable());
+    Map<String, String> env =
+        environment(
+            DynoxideServer.shared().newTelemetryTable(), DynoxideServer.shared().newLeaseTable());
     dynamo.onDynamoDb("DeleteItem", 1, 1000, Fault.dynamoDb(500, "InternalServerError"));
     table.s3().on("GET", ".*\\.parquet.*", 1, 1000, Fault.s3(403, "AccessDenied"));
 
     FaultScenario.Result run = table.run(env, "--latency-sla-ms", "150");
 
     assertThat(run.code()).isEqualTo(1);
-    assertThat(run.err()).startsWith("compactor: error: Failed while ")
+    assertThat(run.err())
+        .startsWith("compactor: error: Failed while ")
         .contains("S3 failed while reading s3://" + table.uri().substring(5))
         .contains("injected by FaultProxy (Service: S3, Status Code: 403")
         .doesNotContain("lease");
@@ -155,22 +179,30 @@ class SideServiceFaultsIT {
 
   @Test
   void dynamoDbDownAtStart_refusedBeforeAnyS3Request_andTheLeaseFailureAlerted() {
-    Map<String, String> env = environment(DynoxideServer.shared().newTelemetryTable(), DynoxideServer.shared().newLeaseTable());
+    Map<String, String> env =
+        environment(
+            DynoxideServer.shared().newTelemetryTable(), DynoxideServer.shared().newLeaseTable());
     env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:9");
 
     FaultScenario.Result run = table.run(env, "--notify-slack", "true");
 
     assertThat(run.code()).isEqualTo(1);
-    assertThat(run.err()).startsWith("compactor: error: Failed while taking the lease of " + table.uri());
+    assertThat(run.err())
+        .startsWith("compactor: error: Failed while taking the lease of " + table.uri());
     assertThat(table.s3().seen()).isEmpty();
-    assertThat(slackTexts()).singleElement().asString()
+    assertThat(slackTexts())
+        .singleElement()
+        .asString()
         .contains("delta-compactor: lease failed for " + table.uri() + " (OPERATION_FAILED)");
   }
 
   @Test
   void slackHangs_theRunIsUnaffected_andTheReportSaysSlackFailed() throws Exception {
-    slack.register(post(urlEqualTo(hook)).willReturn(aResponse().withStatus(200).withFixedDelay(5_000)));
-    Map<String, String> env = environment(DynoxideServer.shared().newTelemetryTable(), DynoxideServer.shared().newLeaseTable());
+    slack.register(
+        post(urlEqualTo(hook)).willReturn(aResponse().withStatus(200).withFixedDelay(5_000)));
+    Map<String, String> env =
+        environment(
+            DynoxideServer.shared().newTelemetryTable(), DynoxideServer.shared().newLeaseTable());
 
     FaultScenario.Result run = table.run(env, "--notify-slack", "true");
 
@@ -178,6 +210,7 @@ class SideServiceFaultsIT {
     JsonNode report = JSON.readTree(run.out());
     assertThat(report.get("files_after").asInt()).isEqualTo(3);
     assertThat(report.get("slack_notification").asText()).isEqualTo("failed");
-    assertThat(report.get("slack_notification_detail").asText()).isEqualTo("HttpTimeoutException, gave up after 1 attempts");
+    assertThat(report.get("slack_notification_detail").asText())
+        .isEqualTo("HttpTimeoutException, gave up after 1 attempts");
   }
 }

@@ -33,11 +33,21 @@ class TableInspectorTest {
             new PartitionHealth(
                 "event_date=2026-10-17",
                 java.util.Map.of("event_date", "2026-10-17"),
-                3, 2, 66.67, 2.6667, 8.0, 8 * MB),
+                3,
+                2,
+                66.67,
+                2.6667,
+                8.0,
+                8 * MB),
             new PartitionHealth(
                 "event_date=2026-10-18",
                 java.util.Map.of("event_date", "2026-10-18"),
-                1, 0, 0.0, 10.0, 10.0, 10 * MB));
+                1,
+                0,
+                0.0,
+                10.0,
+                10.0,
+                10 * MB));
     assertThat(health.totalFiles()).isEqualTo(4);
     assertThat(health.totalSmallFiles()).isEqualTo(2);
     assertThat(health.smallFileRatioPct()).isEqualTo(50.0);
@@ -51,7 +61,9 @@ class TableInspectorTest {
   void inspect_fileExactlyAtThreshold_isNotSmall() {
     TableHealth health =
         TableInspector.inspect(
-            Snapshots.partitioned(1, List.of(file("d", 4 * MB, 1), file("d", 4 * MB - 1, 1))), 4 * MB, 40);
+            Snapshots.partitioned(1, List.of(file("d", 4 * MB, 1), file("d", 4 * MB - 1, 1))),
+            4 * MB,
+            40);
 
     assertThat(health.totalSmallFiles()).isEqualTo(1);
   }
@@ -59,11 +71,14 @@ class TableInspectorTest {
   @Test
   void inspect_gateIsReachedAtExactlyTheThreshold_andNotBelow() {
     List<company.data.compactor.model.DataFile> files =
-        List.of(file("d", 1, 1), file("d", 1, 1), file("d", MB, 1), file("d", MB, 1), file("d", MB, 1));
+        List.of(
+            file("d", 1, 1), file("d", 1, 1), file("d", MB, 1), file("d", MB, 1), file("d", MB, 1));
 
-    assertThat(TableInspector.inspect(Snapshots.partitioned(1, files), MB, 40.0).compactionRequired())
+    assertThat(
+            TableInspector.inspect(Snapshots.partitioned(1, files), MB, 40.0).compactionRequired())
         .isTrue();
-    assertThat(TableInspector.inspect(Snapshots.partitioned(1, files), MB, 40.01).compactionRequired())
+    assertThat(
+            TableInspector.inspect(Snapshots.partitioned(1, files), MB, 40.01).compactionRequired())
         .isFalse();
   }
 
@@ -91,7 +106,9 @@ class TableInspectorTest {
             2 * MB,
             40);
 
-    assertThat(health.partitions()).extracting(PartitionHealth::partition).containsExactly("unpartitioned");
+    assertThat(health.partitions())
+        .extracting(PartitionHealth::partition)
+        .containsExactly("unpartitioned");
     assertThat(health.totalRows()).as("a file without stats makes the total unknown").isNull();
     assertThat(health.filesWithoutStats()).isEqualTo(1);
   }

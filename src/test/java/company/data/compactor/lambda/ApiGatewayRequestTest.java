@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class ApiGatewayRequestTest {
 
   private static Map<String, Object> event(String file) throws Exception {
-    return new ObjectMapper().readValue(Files.readString(Path.of("events", file)), new TypeReference<>() {});
+    return new ObjectMapper()
+        .readValue(Files.readString(Path.of("events", file)), new TypeReference<>() {});
   }
 
   @Test
@@ -35,10 +36,12 @@ class ApiGatewayRequestTest {
 
   @Test
   void base64Body_isDecoded() throws Exception {
-    ApiGatewayRequest request = ApiGatewayRequest.from(event("webhook-http-v2-base64.json")).orElseThrow();
+    ApiGatewayRequest request =
+        ApiGatewayRequest.from(event("webhook-http-v2-base64.json")).orElseThrow();
 
-    assertThat(request.body()).isEqualTo(
-        "{\"table_uri\": \"s3://delta-lake-prod/tables/clicks\", \"partition_filter\": \"event_date >= '2026-11-01'\"}");
+    assertThat(request.body())
+        .isEqualTo(
+            "{\"table_uri\": \"s3://delta-lake-prod/tables/clicks\", \"partition_filter\": \"event_date >= '2026-11-01'\"}");
   }
 
   @Test

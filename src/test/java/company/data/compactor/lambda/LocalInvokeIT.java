@@ -26,7 +26,8 @@ class LocalInvokeIT {
   private Invocation invoke(String event, String... environment) throws Exception {
     List<String> command = new ArrayList<>(List.of("bin/local-invoke", "events/" + event));
     command.addAll(List.of(environment));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
     builder.environment().put("COMPACTOR_WORK_DIR", work.toString());
     Process process = builder.start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -36,14 +37,17 @@ class LocalInvokeIT {
 
   @Test
   void scheduledEvent_onADemoTable_compactsIt_inTheRealArtifact() throws Exception {
-    Invocation result = invoke("schedule.json",
-        "COMPACTOR_SCHEDULED_TABLES=[{\"table_uri\": \"demo_delta_table\", \"demo_mode\": true}]");
+    Invocation result =
+        invoke(
+            "schedule.json",
+            "COMPACTOR_SCHEDULED_TABLES=[{\"table_uri\": \"demo_delta_table\", \"demo_mode\": true}]");
 
     assertThat(result.exit()).as(result.response()).isZero();
     JsonNode response = new ObjectMapper().readTree(result.response());
     assertThat(response.get("succeeded").asInt()).isEqualTo(1);
     JsonNode report = response.get("tables").get(0).get("report");
-    assertThat(report.get("table_uri").asText()).isEqualTo("file:" + work.resolve("demo_delta_table"));
+    assertThat(report.get("table_uri").asText())
+        .isEqualTo("file:" + work.resolve("demo_delta_table"));
     assertThat(report.get("total_rows").asLong()).isEqualTo(1500);
     assertThat(report.get("files_before").asInt()).isEqualTo(30);
     assertThat(report.get("files_after").asInt()).isEqualTo(3);
@@ -53,7 +57,8 @@ class LocalInvokeIT {
   }
 
   @Test
-  void directInvocation_withRetention24Hours_failsNamingTheRule_andTouchesNothing() throws Exception {
+  void directInvocation_withRetention24Hours_failsNamingTheRule_andTouchesNothing()
+      throws Exception {
     Invocation result = invoke("direct-invalid-retention.json");
 
     assertThat(result.exit()).isEqualTo(1);
@@ -67,15 +72,18 @@ class LocalInvokeIT {
 
   @Test
   void webhookFunction_inTheRealArtifact_refusesAWrongKey() throws Exception {
-    Invocation result = invoke("webhook-wrong-key.json",
-        "QUARKUS_FUNQY_EXPORT=webhook",
-        "DELTA_COMPACTOR_WEBHOOK_KEY=local-test-key-not-a-secret",
-        "COMPACTOR_MAINTENANCE_FUNCTION=delta-compactor-maintenance",
-        "COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://delta-lake-prod/tables");
+    Invocation result =
+        invoke(
+            "webhook-wrong-key.json",
+            "QUARKUS_FUNQY_EXPORT=webhook",
+            "DELTA_COMPACTOR_WEBHOOK_KEY=local-test-key-not-a-secret",
+            "COMPACTOR_MAINTENANCE_FUNCTION=delta-compactor-maintenance",
+            "COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://delta-lake-prod/tables");
 
     assertThat(result.exit()).as(result.response()).isZero();
     JsonNode response = new ObjectMapper().readTree(result.response());
     assertThat(response.get("statusCode").asInt()).isEqualTo(401);
-    assertThat(response.get("body").asText()).isEqualTo("{\"error\":\"unauthorized\",\"message\":\"unauthorized\"}");
+    assertThat(response.get("body").asText())
+        .isEqualTo("{\"error\":\"unauthorized\",\"message\":\"unauthorized\"}");
   }
 }

@@ -8,12 +8,12 @@ import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Lease;
 import company.data.compactor.model.TableLocation;
 import io.quarkus.test.junit.QuarkusTest;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
 import io.restassured.response.Response;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The function through Quarkus's mock Lambda event server, fed the sample events in events/. */
@@ -60,7 +60,11 @@ class MaintenanceFunctionTest {
       new FileLeaseStore(WORK.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
 
   private static Response post(Object event) throws Exception {
-    return given().contentType("application/json").body(new ObjectMapper().writeValueAsString(event)).when().post();
+    return given()
+        .contentType("application/json")
+        .body(new ObjectMapper().writeValueAsString(event))
+        .when()
+        .post();
   }
 
   private static TableLocation table(String name) {
@@ -68,10 +72,20 @@ class MaintenanceFunctionTest {
   }
 
   @Test
-  void handOff_runsTheAcceptedRequest_underTheWebhooksLease_thenReleasesIt_andADuplicateIsRefused() throws Exception {
+  void handOff_runsTheAcceptedRequest_underTheWebhooksLease_thenReleasesIt_andADuplicateIsRefused()
+      throws Exception {
     TableLocation table = table("handoff_demo_table");
-    Lease lease = LEASES.tryAcquire(table, "run-handoff-1", Instant.now(), Duration.ofMinutes(20)).acquired().orElseThrow();
-    Map<String, Object> event = new Handoff("run-handoff-1", Map.of("demo_mode", true, "table_uri", "handoff_demo_table"), lease).toEvent();
+    Lease lease =
+        LEASES
+            .tryAcquire(table, "run-handoff-1", Instant.now(), Duration.ofMinutes(20))
+            .acquired()
+            .orElseThrow();
+    Map<String, Object> event =
+        new Handoff(
+                "run-handoff-1",
+                Map.of("demo_mode", true, "table_uri", "handoff_demo_table"),
+                lease)
+            .toEvent();
 
     Response first = post(event);
     Response duplicate = post(event);
@@ -79,16 +93,29 @@ class MaintenanceFunctionTest {
     assertThat(first.statusCode()).as(first.asString()).isEqualTo(200);
     assertThat(first.jsonPath().getString("execution_id")).isEqualTo("run-handoff-1");
     assertThat(first.jsonPath().getInt("files_after")).isEqualTo(3);
-    Lease next = LEASES.tryAcquire(table, "next-run", Instant.now(), Duration.ofMinutes(1)).acquired().orElseThrow();
+    Lease next =
+        LEASES
+            .tryAcquire(table, "next-run", Instant.now(), Duration.ofMinutes(1))
+            .acquired()
+            .orElseThrow();
     LEASES.release(next);
     assertThat(duplicate.statusCode()).isEqualTo(500);
-    assertThat(duplicate.asString()).contains("Refused to run maintenance of " + table + " for run run-handoff-1: that run no longer holds the table's lease");
+    assertThat(duplicate.asString())
+        .contains(
+            "Refused to run maintenance of "
+                + table
+                + " for run run-handoff-1: that run no longer holds the table's lease");
   }
 
   @Test
-  void directInvocation_whileAnotherRunHoldsTheTable_isRefused_andTouchesNothing() throws Exception {
+  void directInvocation_whileAnotherRunHoldsTheTable_isRefused_andTouchesNothing()
+      throws Exception {
     TableLocation table = table("leased_demo_table");
-    Lease lease = LEASES.tryAcquire(table, "run-elsewhere", Instant.now(), Duration.ofMinutes(20)).acquired().orElseThrow();
+    Lease lease =
+        LEASES
+            .tryAcquire(table, "run-elsewhere", Instant.now(), Duration.ofMinutes(20))
+            .acquired()
+            .orElseThrow();
     try {
       Response response = post(Map.of("demo_mode", true, "table_uri", "leased_demo_table"));
 
@@ -102,7 +129,15 @@ class MaintenanceFunctionTest {
 
   @Test
   void directInvocation_withRetention167Hours_isRefused_andTouchesNothing() throws Exception {
-    Response response = post(Map.of("demo_mode", true, "table_uri", "retention_167_table", "vacuum_retention_hours", 167));
+    Response response =
+        post(
+            Map.of(
+                "demo_mode",
+                true,
+                "table_uri",
+                "retention_167_table",
+                "vacuum_retention_hours",
+                167));
 
     assertThat(response.statusCode()).isEqualTo(500);
     assertThat(response.asString()).contains("vacuum_retention_hours=167: must be >= 168");
@@ -110,12 +145,15 @@ class MaintenanceFunctionTest {
   }
 
   @Test
-  void directInvocation_withDotDotInTheTableUri_isRefusedNamingTheRule_andSeedsNothing() throws Exception {
+  void directInvocation_withDotDotInTheTableUri_isRefusedNamingTheRule_andSeedsNothing()
+      throws Exception {
     Response response = post(Map.of("demo_mode", true, "table_uri", "tables/../escaped_table"));
 
     assertThat(response.statusCode()).isEqualTo(500);
-    assertThat(response.asString()).contains("table_uri=tables/../escaped_table: must not contain . or .. path"
-        + " segments; they are refused, never resolved: name the table by its canonical path");
+    assertThat(response.asString())
+        .contains(
+            "table_uri=tables/../escaped_table: must not contain . or .. path"
+                + " segments; they are refused, never resolved: name the table by its canonical path");
     assertThat(WORK.resolve("escaped_table")).doesNotExist();
   }
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 class SecretsIT {
 
-  private static final String ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:delta-compactor-AbCdEf";
+  private static final String ARN =
+      "arn:aws:secretsmanager:us-east-1:123456789012:secret:delta-compactor-AbCdEf";
   private final WireMock aws = AwsStandIns.client();
 
   private static Map<String, String> environment() {
@@ -38,11 +39,19 @@ class SecretsIT {
   }
 
   private void secretString(String json) {
-    aws.register(post(urlEqualTo("/"))
-        .withHeader("X-Amz-Target", equalTo("secretsmanager.GetSecretValue"))
-        .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/x-amz-json-1.1")
-            .withBody("{\"ARN\": \"" + ARN + "\", \"Name\": \"delta-compactor\", \"SecretString\": "
-                + new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(json) + "}")));
+    aws.register(
+        post(urlEqualTo("/"))
+            .withHeader("X-Amz-Target", equalTo("secretsmanager.GetSecretValue"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("Content-Type", "application/x-amz-json-1.1")
+                    .withBody(
+                        "{\"ARN\": \""
+                            + ARN
+                            + "\", \"Name\": \"delta-compactor\", \"SecretString\": "
+                            + new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(json)
+                            + "}")));
   }
 
   @BeforeEach
@@ -53,13 +62,19 @@ class SecretsIT {
 
   @Test
   void withASecretId_valuesComeFromSecretsManager_fetchedOnceWhileCached() {
-    secretString("{\"DELTA_COMPACTOR_WEBHOOK_KEY\": \"from-secrets-manager\", \"SLACK_WEBHOOK_URL\": \"https://hooks.slack.test/T/B/X\"}");
-    Secrets secrets = new Secrets(environment(), Clock.fixed(Instant.parse("2026-11-30T02:00:00Z"), ZoneOffset.UTC));
+    secretString(
+        "{\"DELTA_COMPACTOR_WEBHOOK_KEY\": \"from-secrets-manager\", \"SLACK_WEBHOOK_URL\": \"https://hooks.slack.test/T/B/X\"}");
+    Secrets secrets =
+        new Secrets(
+            environment(), Clock.fixed(Instant.parse("2026-11-30T02:00:00Z"), ZoneOffset.UTC));
 
     assertThat(secrets.get(Secrets.WEBHOOK_KEY)).contains("from-secrets-manager");
     assertThat(secrets.get(Secrets.SLACK_WEBHOOK_URL)).contains("https://hooks.slack.test/T/B/X");
     assertThat(secrets.get("NOT_THERE")).isEmpty();
-    aws.verifyThat(1, postRequestedFor(urlEqualTo("/")).withRequestBody(equalTo("{\"SecretId\":\"" + ARN + "\"}")));
+    aws.verifyThat(
+        1,
+        postRequestedFor(urlEqualTo("/"))
+            .withRequestBody(equalTo("{\"SecretId\":\"" + ARN + "\"}")));
   }
 
   @Test
@@ -75,7 +90,8 @@ class SecretsIT {
 
   @Test
   void withoutASecretId_valuesComeFromTheEnvironment() {
-    Secrets secrets = new Secrets(Map.of("DELTA_COMPACTOR_WEBHOOK_KEY", "local-key"), Clock.systemUTC());
+    Secrets secrets =
+        new Secrets(Map.of("DELTA_COMPACTOR_WEBHOOK_KEY", "local-key"), Clock.systemUTC());
 
     assertThat(secrets.get(Secrets.WEBHOOK_KEY)).contains("local-key");
     assertThat(secrets.get(Secrets.SLACK_WEBHOOK_URL)).isEmpty();

@@ -55,8 +55,12 @@ class WebhookFunctionTest {
     lambda.resetRequests();
     lambda.register(post(urlEqualTo(INVOKE_PATH)).willReturn(aResponse().withStatus(202)));
     try (DynamoDbClient dynamo = DynoxideServer.shared().client()) {
-      for (Map<String, AttributeValue> item : dynamo.scan(b -> b.tableName(WebhookProfile.LEASE_TABLE)).items()) {
-        dynamo.deleteItem(b -> b.tableName(WebhookProfile.LEASE_TABLE).key(Map.of("lease_key", item.get("lease_key"))));
+      for (Map<String, AttributeValue> item :
+          dynamo.scan(b -> b.tableName(WebhookProfile.LEASE_TABLE)).items()) {
+        dynamo.deleteItem(
+            b ->
+                b.tableName(WebhookProfile.LEASE_TABLE)
+                    .key(Map.of("lease_key", item.get("lease_key"))));
       }
     }
   }
@@ -115,7 +119,8 @@ class WebhookFunctionTest {
   }
 
   @Test
-  void httpApiV2_withTheKey_isAccepted_leasesTheTable_andHandsTheRunOverAsynchronously() throws Exception {
+  void httpApiV2_withTheKey_isAccepted_leasesTheTable_andHandsTheRunOverAsynchronously()
+      throws Exception {
     assertAccepted(invoke(event("webhook-http-v2.json")), "s3://delta-lake-prod/tables/events");
   }
 
@@ -130,7 +135,8 @@ class WebhookFunctionTest {
 
     assertAccepted(response, "s3://delta-lake-prod/tables/clicks");
     JsonNode handoff = JSON.readTree(invocations().get(0).getBodyAsString()).get("handoff");
-    assertThat(handoff.get("inputs").get("partition_filter").asText()).isEqualTo("event_date >= '2026-11-01'");
+    assertThat(handoff.get("inputs").get("partition_filter").asText())
+        .isEqualTo("event_date >= '2026-11-01'");
   }
 
   @Test
@@ -138,10 +144,13 @@ class WebhookFunctionTest {
     ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
     String timestamp = Long.toString(Instant.now().getEpochSecond());
     String body = event.get("body").asText();
-    ObjectNode headers = JSON.createObjectNode()
-        .put("content-type", "application/json")
-        .put("x-delta-compactor-timestamp", timestamp)
-        .put("x-delta-compactor-signature", WebhookAuthenticator.signature(WebhookProfile.KEY, timestamp, body));
+    ObjectNode headers =
+        JSON.createObjectNode()
+            .put("content-type", "application/json")
+            .put("x-delta-compactor-timestamp", timestamp)
+            .put(
+                "x-delta-compactor-signature",
+                WebhookAuthenticator.signature(WebhookProfile.KEY, timestamp, body));
     event.set("headers", headers);
 
     assertAccepted(invoke(event.toString()), "s3://delta-lake-prod/tables/events");
@@ -152,14 +161,20 @@ class WebhookFunctionTest {
     ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
     String timestamp = Long.toString(Instant.now().getEpochSecond());
     String body = event.get("body").asText();
-    event.set("headers", JSON.createObjectNode()
-        .put("x-delta-compactor-timestamp", timestamp)
-        .put("x-delta-compactor-signature", WebhookAuthenticator.signature(WebhookProfile.KEY, timestamp, body)));
+    event.set(
+        "headers",
+        JSON.createObjectNode()
+            .put("x-delta-compactor-timestamp", timestamp)
+            .put(
+                "x-delta-compactor-signature",
+                WebhookAuthenticator.signature(WebhookProfile.KEY, timestamp, body)));
     assertAccepted(invoke(event.toString()), "s3://delta-lake-prod/tables/events");
     // The first run finished and gave its lease back: only the replay rule can refuse the copy.
     try (DynamoDbClient dynamo = DynoxideServer.shared().client()) {
-      dynamo.deleteItem(b -> b.tableName(WebhookProfile.LEASE_TABLE)
-          .key(Map.of("lease_key", leases().get(0).get("lease_key"))));
+      dynamo.deleteItem(
+          b ->
+              b.tableName(WebhookProfile.LEASE_TABLE)
+                  .key(Map.of("lease_key", leases().get(0).get("lease_key"))));
     }
 
     Response replay = invoke(event.toString());
@@ -167,10 +182,13 @@ class WebhookFunctionTest {
     assertThat(status(replay)).as(replay.asString()).isEqualTo(409);
     assertThat(body(replay).getString("error")).isEqualTo("replayed");
     assertThat(body(replay).getString("message"))
-        .isEqualTo("this signed request was already received; sign each request with a new timestamp");
+        .isEqualTo(
+            "this signed request was already received; sign each request with a new timestamp");
     assertThat(invocations()).hasSize(1);
     assertThat(leases()).isEmpty();
-    assertThat(items()).singleElement().satisfies(i -> assertThat(i.get("lease_key").s()).startsWith("replay#"));
+    assertThat(items())
+        .singleElement()
+        .satisfies(i -> assertThat(i.get("lease_key").s()).startsWith("replay#"));
   }
 
   @Test
@@ -195,7 +213,8 @@ class WebhookFunctionTest {
 
     assertThat(status(response)).isEqualTo(400);
     assertThat(body(response).getString("violations[0].field")).isEqualTo("body");
-    assertThat(body(response).getString("violations[0].rule")).isEqualTo("must be a JSON object of request inputs");
+    assertThat(body(response).getString("violations[0].rule"))
+        .isEqualTo("must be a JSON object of request inputs");
     assertThat(invocations()).isEmpty();
   }
 
@@ -204,9 +223,13 @@ class WebhookFunctionTest {
     ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
     String timestamp = Long.toString(Instant.now().minusSeconds(301).getEpochSecond());
     String body = event.get("body").asText();
-    event.set("headers", JSON.createObjectNode()
-        .put("x-delta-compactor-timestamp", timestamp)
-        .put("x-delta-compactor-signature", WebhookAuthenticator.signature(WebhookProfile.KEY, timestamp, body)));
+    event.set(
+        "headers",
+        JSON.createObjectNode()
+            .put("x-delta-compactor-timestamp", timestamp)
+            .put(
+                "x-delta-compactor-signature",
+                WebhookAuthenticator.signature(WebhookProfile.KEY, timestamp, body)));
 
     Response response = invoke(event.toString());
 
@@ -219,8 +242,11 @@ class WebhookFunctionTest {
     Response response = invoke(event("webhook-wrong-key.json"));
 
     assertThat(status(response)).isEqualTo(401);
-    assertThat(body(response).getMap("")).containsExactly(Map.entry("error", "unauthorized"), Map.entry("message", "unauthorized"));
-    assertThat(response.asString()).doesNotContain("not-the-key").doesNotContain(WebhookProfile.KEY);
+    assertThat(body(response).getMap(""))
+        .containsExactly(Map.entry("error", "unauthorized"), Map.entry("message", "unauthorized"));
+    assertThat(response.asString())
+        .doesNotContain("not-the-key")
+        .doesNotContain(WebhookProfile.KEY);
     assertThat(invocations()).isEmpty();
     assertThat(leases()).isEmpty();
   }
@@ -232,7 +258,8 @@ class WebhookFunctionTest {
     assertThat(status(response)).isEqualTo(400);
     assertThat(body(response).getString("error")).isEqualTo("invalid_request");
     assertThat(body(response).getList("violations.field"))
-        .containsExactlyInAnyOrder("speed", "small_file_threshold_mb", "compaction_ratio_threshold_pct", "vacuum_mode");
+        .containsExactlyInAnyOrder(
+            "speed", "small_file_threshold_mb", "compaction_ratio_threshold_pct", "vacuum_mode");
     assertThat(body(response).getString("message"))
         .contains("small_file_threshold_mb=-5: must be > 0")
         .contains("compaction_ratio_threshold_pct=lots: must be a number")
@@ -246,7 +273,8 @@ class WebhookFunctionTest {
     Response response = invoke(event("webhook-retention-24h.json"));
 
     assertThat(status(response)).isEqualTo(400);
-    assertThat(body(response).getString("message")).contains("vacuum_retention_hours=24: must be >= 168");
+    assertThat(body(response).getString("message"))
+        .contains("vacuum_retention_hours=24: must be >= 168");
     assertThat(invocations()).isEmpty();
     assertThat(leases()).isEmpty();
   }
@@ -254,12 +282,15 @@ class WebhookFunctionTest {
   @Test
   void retentionOf167Hours_isRefused() throws Exception {
     ObjectNode event = (ObjectNode) JSON.readTree(event("webhook-http-v2.json"));
-    event.put("body", "{\"table_uri\": \"s3://delta-lake-prod/tables/events\", \"vacuum_retention_hours\": 167}");
+    event.put(
+        "body",
+        "{\"table_uri\": \"s3://delta-lake-prod/tables/events\", \"vacuum_retention_hours\": 167}");
 
     Response response = invoke(event.toString());
 
     assertThat(status(response)).isEqualTo(400);
-    assertThat(body(response).getString("message")).contains("vacuum_retention_hours=167: must be >= 168");
+    assertThat(body(response).getString("message"))
+        .contains("vacuum_retention_hours=167: must be >= 168");
     assertThat(invocations()).isEmpty();
   }
 
@@ -283,10 +314,11 @@ class WebhookFunctionTest {
     List<Future<Response>> calls = new ArrayList<>();
     try {
       for (int i = 0; i < 2; i++) {
-        Callable<Response> call = () -> {
-          start.await();
-          return invoke(event);
-        };
+        Callable<Response> call =
+            () -> {
+              start.await();
+              return invoke(event);
+            };
         calls.add(pool.submit(call));
       }
       start.countDown();
@@ -294,10 +326,13 @@ class WebhookFunctionTest {
       for (Future<Response> f : calls) {
         responses.add(f.get());
       }
-      Response accepted = responses.stream().filter(r -> status(r) == 202).findFirst().orElseThrow();
-      Response conflict = responses.stream().filter(r -> status(r) == 409).findFirst().orElseThrow();
+      Response accepted =
+          responses.stream().filter(r -> status(r) == 202).findFirst().orElseThrow();
+      Response conflict =
+          responses.stream().filter(r -> status(r) == 409).findFirst().orElseThrow();
       assertThat(body(conflict).getString("error")).isEqualTo("conflict");
-      assertThat(body(conflict).getString("held_by_run")).isEqualTo(body(accepted).getString("run_id"));
+      assertThat(body(conflict).getString("held_by_run"))
+          .isEqualTo(body(accepted).getString("run_id"));
       assertThat(body(conflict).getString("message")).contains("holds the table's lease until");
       assertThat(invocations()).hasSize(1);
     } finally {
@@ -307,16 +342,22 @@ class WebhookFunctionTest {
 
   @Test
   void failedHandOff_answers502_andReleasesTheLease() throws Exception {
-    lambda.register(post(urlEqualTo(INVOKE_PATH)).willReturn(aResponse().withStatus(400)
-        .withHeader("x-amzn-ErrorType", "InvalidRequestContentException")
-        .withBody("{\"message\": \"broken\"}")));
+    lambda.register(
+        post(urlEqualTo(INVOKE_PATH))
+            .willReturn(
+                aResponse()
+                    .withStatus(400)
+                    .withHeader("x-amzn-ErrorType", "InvalidRequestContentException")
+                    .withBody("{\"message\": \"broken\"}")));
 
     Response response = invoke(event("webhook-http-v2.json"));
 
     assertThat(status(response)).isEqualTo(502);
     assertThat(body(response).getString("error")).isEqualTo("launch_failed");
     assertThat(leases()).isEmpty();
-    lambda.verifyThat(postRequestedFor(urlEqualTo(INVOKE_PATH)).withHeader("X-Amz-Invocation-Type", equalTo("Event")));
+    lambda.verifyThat(
+        postRequestedFor(urlEqualTo(INVOKE_PATH))
+            .withHeader("X-Amz-Invocation-Type", equalTo("Event")));
   }
 
   @Test

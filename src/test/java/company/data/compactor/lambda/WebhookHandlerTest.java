@@ -35,15 +35,16 @@ class WebhookHandlerTest {
   private final AtomicInteger runs = new AtomicInteger();
 
   private WebhookHandler handler(Map<String, String> environment) {
-    return new WebhookHandler(new WebhookHandler.Parts(
-        new WebhookAuthenticator(KEY, CLOCK, WebhookAuthenticator.ConstantTimeEquality.JDK),
-        environment,
-        work,
-        new Leases(new FileLeaseStore(work.resolve("leases")), CLOCK, Duration.ofMinutes(20)),
-        new FileReplayLedger(work.resolve("replays")),
-        launched::add,
-        CLOCK,
-        () -> "run-" + runs.incrementAndGet()));
+    return new WebhookHandler(
+        new WebhookHandler.Parts(
+            new WebhookAuthenticator(KEY, CLOCK, WebhookAuthenticator.ConstantTimeEquality.JDK),
+            environment,
+            work,
+            new Leases(new FileLeaseStore(work.resolve("leases")), CLOCK, Duration.ofMinutes(20)),
+            new FileReplayLedger(work.resolve("replays")),
+            launched::add,
+            CLOCK,
+            () -> "run-" + runs.incrementAndGet()));
   }
 
   private WebhookHandler handler() {
@@ -61,21 +62,29 @@ class WebhookHandlerTest {
 
   @Test
   void aTableUriClimbingOutOfTheAllowedPrefix_is400_namingTheRule_andNothingStarts() {
-    HttpResponse response = handler().handle(keyed("{\"table_uri\": \"s3://bkt/tables/../secret/t\"}"));
+    HttpResponse response =
+        handler().handle(keyed("{\"table_uri\": \"s3://bkt/tables/../secret/t\"}"));
 
     assertThat(response.status()).isEqualTo(400);
     assertThat(response.body().get("error")).isEqualTo("invalid_request");
-    assertThat(response.body().get("violations")).isEqualTo(List.of(Map.of(
-        "field", "table_uri",
-        "value", "s3://bkt/tables/../secret/t",
-        "rule", "must not contain . or .. path segments; they are refused, never resolved: name the table by"
-            + " its canonical path")));
+    assertThat(response.body().get("violations"))
+        .isEqualTo(
+            List.of(
+                Map.of(
+                    "field", "table_uri",
+                    "value", "s3://bkt/tables/../secret/t",
+                    "rule",
+                        "must not contain . or .. path segments; they are refused, never resolved: name the table by"
+                            + " its canonical path")));
     assertNothingStarted();
   }
 
   @Test
   void percentEncodedDotSegments_backslashesAndEmptySegments_are400() {
-    for (String uri : List.of("s3://bkt/tables/%2E%2E/secret/t", "s3://bkt/tables\\\\..\\\\t", "s3://bkt/tables//t")) {
+    for (String uri :
+        List.of(
+            "s3://bkt/tables/%2E%2E/secret/t",
+            "s3://bkt/tables\\\\..\\\\t", "s3://bkt/tables//t")) {
       HttpResponse response = handler().handle(keyed("{\"table_uri\": \"" + uri + "\"}"));
 
       assertThat(response.status()).as(uri).isEqualTo(400);
@@ -94,19 +103,33 @@ class WebhookHandlerTest {
 
   @Test
   void anAllowlistPrefixWithDotDot_is500NotConfigured_andNothingStarts() {
-    HttpResponse response = handler(Map.of("COMPACTOR_ALLOWED_TABLE_PREFIXES", "s3://bkt/tables/.."))
-        .handle(keyed("{\"table_uri\": \"s3://bkt/tables/t\"}"));
+    HttpResponse response =
+        handler(Map.of("COMPACTOR_ALLOWED_TABLE_PREFIXES", "s3://bkt/tables/.."))
+            .handle(keyed("{\"table_uri\": \"s3://bkt/tables/t\"}"));
 
     assertThat(response.status()).isEqualTo(500);
-    assertThat(response.body()).isEqualTo(Map.of(
-        "error", "not_configured", "message", "the webhook is not configured correctly; nothing was started"));
+    assertThat(response.body())
+        .isEqualTo(
+            Map.of(
+                "error",
+                "not_configured",
+                "message",
+                "the webhook is not configured correctly; nothing was started"));
     assertNothingStarted();
   }
 
   @Test
   void bodiesThatAreNotJsonObjects_are400_withAViolation() {
-    for (String body : List.of("null", "[]", "\"x\"", "123", "true", "{} {}", "[".repeat(5000),
-        "{\"table_uri\":" + "[".repeat(3000) + "]".repeat(3000) + "}")) {
+    for (String body :
+        List.of(
+            "null",
+            "[]",
+            "\"x\"",
+            "123",
+            "true",
+            "{} {}",
+            "[".repeat(5000),
+            "{\"table_uri\":" + "[".repeat(3000) + "]".repeat(3000) + "}")) {
       HttpResponse response = handler().handle(keyed(body));
 
       assertThat(response.status()).as(body).isEqualTo(400);
@@ -114,29 +137,55 @@ class WebhookHandlerTest {
       assertThat(response.body().get("violations")).as(body).asList().hasSize(1);
     }
     HttpResponse nullBody = handler().handle(keyed("null"));
-    assertThat(nullBody.body().get("violations")).isEqualTo(List.of(Map.of(
-        "field", "body", "value", "null", "rule", "must be a JSON object of request inputs")));
+    assertThat(nullBody.body().get("violations"))
+        .isEqualTo(
+            List.of(
+                Map.of(
+                    "field",
+                    "body",
+                    "value",
+                    "null",
+                    "rule",
+                    "must be a JSON object of request inputs")));
     assertNothingStarted();
   }
 
   @Test
   void nonStringTableUri_andHugeNumbers_are400_namingEachField() {
-    HttpResponse response = handler().handle(keyed("{\"table_uri\": {\"a\": 1}, \"vacuum_retention_hours\": "
-        + "1" + "0".repeat(400) + ", \"small_file_threshold_mb\": 1e400, \"max_bytes_per_run\": 99999999999999999999}"));
+    HttpResponse response =
+        handler()
+            .handle(
+                keyed(
+                    "{\"table_uri\": {\"a\": 1}, \"vacuum_retention_hours\": "
+                        + "1"
+                        + "0".repeat(400)
+                        + ", \"small_file_threshold_mb\": 1e400, \"max_bytes_per_run\": 99999999999999999999}"));
 
     assertThat(response.status()).isEqualTo(400);
-    assertThat(((List<?>) response.body().get("violations")).stream().map(v -> String.valueOf(((Map<?, ?>) v).get("field"))).toList())
-        .containsExactly("table_uri", "small_file_threshold_mb", "vacuum_retention_hours", "max_bytes_per_run");
+    assertThat(
+            ((List<?>) response.body().get("violations"))
+                .stream().map(v -> String.valueOf(((Map<?, ?>) v).get("field"))).toList())
+        .containsExactly(
+            "table_uri", "small_file_threshold_mb", "vacuum_retention_hours", "max_bytes_per_run");
     assertNothingStarted();
   }
 
   @Test
   void aNestedPartitionFilter_is400_namingTheLimit() {
-    HttpResponse response = handler().handle(keyed("{\"table_uri\": \"s3://bkt/tables/t\", \"partition_filter\": \""
-        + "(".repeat(3000) + "p = 1" + ")".repeat(3000) + "\"}"));
+    HttpResponse response =
+        handler()
+            .handle(
+                keyed(
+                    "{\"table_uri\": \"s3://bkt/tables/t\", \"partition_filter\": \""
+                        + "(".repeat(3000)
+                        + "p = 1"
+                        + ")".repeat(3000)
+                        + "\"}"));
 
     assertThat(response.status()).isEqualTo(400);
-    assertThat(response.body().get("violations")).asList().singleElement()
+    assertThat(response.body().get("violations"))
+        .asList()
+        .singleElement()
         .extracting(v -> ((Map<?, ?>) v).get("rule"))
         .isEqualTo("must nest parentheses at most 32 deep (found 3000)");
     assertNothingStarted();
@@ -144,11 +193,19 @@ class WebhookHandlerTest {
 
   @Test
   void anHmacTimestampOfLongMax_is401_likeAnyBadSignature() {
-    for (String timestamp : List.of("9223372036854775807", "-9223372036854775808", "31556889864403200")) {
+    for (String timestamp :
+        List.of("9223372036854775807", "-9223372036854775808", "31556889864403200")) {
       String body = "{\"table_uri\": \"s3://bkt/tables/t\"}";
-      ApiGatewayRequest request = new ApiGatewayRequest("2.0", "POST", Map.of(
-          "x-delta-compactor-timestamp", timestamp,
-          "x-delta-compactor-signature", WebhookAuthenticator.signature(KEY, timestamp, body)), body);
+      ApiGatewayRequest request =
+          new ApiGatewayRequest(
+              "2.0",
+              "POST",
+              Map.of(
+                  "x-delta-compactor-timestamp",
+                  timestamp,
+                  "x-delta-compactor-signature",
+                  WebhookAuthenticator.signature(KEY, timestamp, body)),
+              body);
 
       HttpResponse response = handler().handle(request);
 
@@ -177,9 +234,15 @@ class WebhookHandlerTest {
   }
 
   private static ApiGatewayRequest signed(String timestamp, String body) {
-    return new ApiGatewayRequest("2.0", "POST", Map.of(
-        "x-delta-compactor-timestamp", timestamp,
-        "x-delta-compactor-signature", WebhookAuthenticator.signature(KEY, timestamp, body)), body);
+    return new ApiGatewayRequest(
+        "2.0",
+        "POST",
+        Map.of(
+            "x-delta-compactor-timestamp",
+            timestamp,
+            "x-delta-compactor-signature",
+            WebhookAuthenticator.signature(KEY, timestamp, body)),
+        body);
   }
 
   @Test
@@ -194,9 +257,16 @@ class WebhookHandlerTest {
 
     assertThat(first.status()).isEqualTo(202);
     assertThat(replay.status()).isEqualTo(409);
-    assertThat(replay.body()).isEqualTo(Map.of("error", "replayed",
-        "message", "this signed request was already received; sign each request with a new timestamp"));
-    assertThat(resigned.status()).as("a new signature is a new request (here: the table is leased)").isEqualTo(409);
+    assertThat(replay.body())
+        .isEqualTo(
+            Map.of(
+                "error",
+                "replayed",
+                "message",
+                "this signed request was already received; sign each request with a new timestamp"));
+    assertThat(resigned.status())
+        .as("a new signature is a new request (here: the table is leased)")
+        .isEqualTo(409);
     assertThat(resigned.body().get("error")).isEqualTo("conflict");
     assertThat(launched).hasSize(1);
   }

@@ -21,11 +21,16 @@ class FileReplayLedgerTest {
 
     assertThat(ledger.recordFirstUse(DIGEST, NOW, NOW.plusSeconds(300))).isTrue();
     assertThat(ledger.recordFirstUse(DIGEST, NOW.plusSeconds(299), NOW.plusSeconds(600))).isFalse();
-    assertThat(new FileReplayLedger(dir).recordFirstUse(DIGEST, NOW.plusSeconds(1), NOW.plusSeconds(600)))
-        .as("another process sees the record").isFalse();
+    assertThat(
+            new FileReplayLedger(dir)
+                .recordFirstUse(DIGEST, NOW.plusSeconds(1), NOW.plusSeconds(600)))
+        .as("another process sees the record")
+        .isFalse();
     assertThat(ledger.recordFirstUse(DIGEST, NOW.plusSeconds(300), NOW.plusSeconds(600)))
-        .as("expired records are forgotten").isTrue();
-    assertThat(ledger.recordFirstUse("fedcba9876543210fedcba9876543210", NOW, NOW.plusSeconds(300))).isTrue();
+        .as("expired records are forgotten")
+        .isTrue();
+    assertThat(ledger.recordFirstUse("fedcba9876543210fedcba9876543210", NOW, NOW.plusSeconds(300)))
+        .isTrue();
   }
 
   @Test

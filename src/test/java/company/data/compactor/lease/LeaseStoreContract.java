@@ -68,7 +68,12 @@ public abstract class LeaseStoreContract {
 
     assertThat(takeover.succeeded()).isTrue();
     assertThat(store.renew(stale, T0.plus(TTL).plusSeconds(1), TTL)).isEmpty();
-    assertThat(store.tryAcquire(table, "run-c", T0.plus(TTL).plusSeconds(2), TTL).heldBy().orElseThrow().owner())
+    assertThat(
+            store
+                .tryAcquire(table, "run-c", T0.plus(TTL).plusSeconds(2), TTL)
+                .heldBy()
+                .orElseThrow()
+                .owner())
         .isEqualTo("run-b");
   }
 
@@ -81,7 +86,8 @@ public abstract class LeaseStoreContract {
     Lease renewed = store.renew(lease, T0.plus(TTL).plusSeconds(30), TTL).orElseThrow();
 
     assertThat(renewed.expiresAt()).isEqualTo(T0.plus(TTL).plusSeconds(30).plus(TTL));
-    assertThat(store.tryAcquire(table, "run-b", T0.plus(TTL).plusSeconds(31), TTL).succeeded()).isFalse();
+    assertThat(store.tryAcquire(table, "run-b", T0.plus(TTL).plusSeconds(31), TTL).succeeded())
+        .isFalse();
   }
 
   @Test
@@ -113,10 +119,11 @@ public abstract class LeaseStoreContract {
     try {
       for (int i = 0; i < racers; i++) {
         String owner = "run-" + i;
-        Callable<LeaseAttempt> race = () -> {
-          start.await();
-          return store.tryAcquire(table, owner, T0, TTL);
-        };
+        Callable<LeaseAttempt> race =
+            () -> {
+              start.await();
+              return store.tryAcquire(table, owner, T0, TTL);
+            };
         attempts.add(pool.submit(race));
       }
       start.countDown();

@@ -40,17 +40,21 @@ class PartitionValuesTest {
     PartitionValues literal = of(PartitionValues.NULL_LABEL, "z");
 
     assertThat(none).isNotEqualTo(empty).isNotEqualTo(literal);
-    assertThat(none.label()).isEqualTo("a=__HIVE_DEFAULT_PARTITION__/b=z").isEqualTo(literal.label());
+    assertThat(none.label())
+        .isEqualTo("a=__HIVE_DEFAULT_PARTITION__/b=z")
+        .isEqualTo(literal.label());
     assertThat(empty.label()).isEqualTo("a=/b=z");
     TreeSet<PartitionValues> ordered = new TreeSet<>(PartitionValues.ORDER);
-    ordered.addAll(List.of(literal, empty, none, of(null, null), of(PartitionValues.NULL_LABEL, null)));
+    ordered.addAll(
+        List.of(literal, empty, none, of(null, null), of(PartitionValues.NULL_LABEL, null)));
     assertThat(ordered).hasSize(5);
     assertThat(ordered.first()).isEqualTo(empty);
   }
 
   @Test
   void directory_isWhereSparkWritesThePartition() {
-    assertThat(of("a/b=c%d e:ü", null).directory()).isEqualTo("a=a%2Fb%3Dc%25d e%3Aü/b=__HIVE_DEFAULT_PARTITION__");
+    assertThat(of("a/b=c%d e:ü", null).directory())
+        .isEqualTo("a=a%2Fb%3Dc%25d e%3Aü/b=__HIVE_DEFAULT_PARTITION__");
     assertThat(of("", "x").directory()).isEqualTo("a=__HIVE_DEFAULT_PARTITION__/b=x");
     assertThat(PartitionValues.none().directory()).isEmpty();
   }

@@ -9,7 +9,12 @@ import org.junit.jupiter.api.Test;
 class RetryPolicyTest {
 
   private final RetryPolicy policy =
-      new RetryPolicy(5, Duration.ofMillis(100), Duration.ofMillis(1000), Duration.ofSeconds(2), Duration.ofSeconds(10));
+      new RetryPolicy(
+          5,
+          Duration.ofMillis(100),
+          Duration.ofMillis(1000),
+          Duration.ofSeconds(2),
+          Duration.ofSeconds(10));
 
   @Test
   void backoff_isFullJitterUnderADoublingCeiling_cappedByMaxBackoff() {
@@ -30,8 +35,12 @@ class RetryPolicyTest {
 
   @Test
   void nonsense_isRefused() {
-    assertThatThrownBy(() -> policy.withMaxAttempts(0)).hasMessage("maxAttempts must be at least 1, was 0");
-    assertThatThrownBy(() -> new RetryPolicy(1, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1)))
+    assertThatThrownBy(() -> policy.withMaxAttempts(0))
+        .hasMessage("maxAttempts must be at least 1, was 0");
+    assertThatThrownBy(
+            () ->
+                new RetryPolicy(
+                    1, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1)))
         .hasMessage("timeouts must be more than zero");
   }
 }

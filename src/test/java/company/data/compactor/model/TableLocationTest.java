@@ -17,13 +17,15 @@ class TableLocationTest {
   private static final String ENCODED_DOTS =
       "must not contain percent-encoded . or .. path segments (%2e)";
   private static final String EMPTY_SEGMENTS = "must not contain empty path segments (//)";
-  private static final String BACKSLASHES = "must not contain backslashes; separate path segments with /";
+  private static final String BACKSLASHES =
+      "must not contain backslashes; separate path segments with /";
 
   @Test
   void parse_resolvesRelativePathsAgainstTheWorkDir() {
     assertThat(TableLocation.parse("demo_delta_table", WORK).uri())
         .isEqualTo("file:/work/dir/demo_delta_table");
-    assertThat(TableLocation.parse("tables/demo/", WORK).uri()).isEqualTo("file:/work/dir/tables/demo");
+    assertThat(TableLocation.parse("tables/demo/", WORK).uri())
+        .isEqualTo("file:/work/dir/tables/demo");
   }
 
   @Test
@@ -32,7 +34,8 @@ class TableLocationTest {
     assertThat(TableLocation.parse("file:/data/t", WORK).uri()).isEqualTo("file:/data/t");
     assertThat(TableLocation.parse("file:///data/t", WORK).uri()).isEqualTo("file:/data/t");
     assertThat(TableLocation.parse("file:///data/t/", WORK).uri()).isEqualTo("file:/data/t");
-    assertThat(TableLocation.parse("file:///data/t", WORK).localPath()).isEqualTo(Path.of("/data/t"));
+    assertThat(TableLocation.parse("file:///data/t", WORK).localPath())
+        .isEqualTo(Path.of("/data/t"));
   }
 
   @Test
@@ -58,28 +61,49 @@ class TableLocationTest {
 
   @Test
   void parse_keepsSpacesUnicodeAndEqualsSignsInSegments() {
-    assertThat(TableLocation.parse("s3://b/t/date=2024-01-01", WORK).uri()).isEqualTo("s3://b/t/date=2024-01-01");
-    assertThat(TableLocation.parse("s3://b/my table/événements", WORK).uri()).isEqualTo("s3://b/my table/événements");
-    assertThat(TableLocation.parse("tables/région=eu", WORK).uri()).isEqualTo("file:/work/dir/tables/région=eu");
-    assertThat(TableLocation.parse("s3://b/t/a..b/.hidden/..x", WORK).uri()).isEqualTo("s3://b/t/a..b/.hidden/..x");
+    assertThat(TableLocation.parse("s3://b/t/date=2024-01-01", WORK).uri())
+        .isEqualTo("s3://b/t/date=2024-01-01");
+    assertThat(TableLocation.parse("s3://b/my table/événements", WORK).uri())
+        .isEqualTo("s3://b/my table/événements");
+    assertThat(TableLocation.parse("tables/région=eu", WORK).uri())
+        .isEqualTo("file:/work/dir/tables/région=eu");
+    assertThat(TableLocation.parse("s3://b/t/a..b/.hidden/..x", WORK).uri())
+        .isEqualTo("s3://b/t/a..b/.hidden/..x");
     assertThat(TableLocation.parse("s3://b/t%20x", WORK).uri()).isEqualTo("s3://b/t%20x");
   }
 
   @Test
   void parse_refusesDotSegments_neverNormalisingThem() {
-    for (String raw : List.of(
-        "s3://bkt/tables/../secret/t", "s3://bkt/tables/./t", "s3://bkt/..", "s3://../t",
-        "../t", "./demo_delta_table", "demo/..", "/data/../etc/t", "file:/data/./t", "file:///data/t/..")) {
+    for (String raw :
+        List.of(
+            "s3://bkt/tables/../secret/t",
+            "s3://bkt/tables/./t",
+            "s3://bkt/..",
+            "s3://../t",
+            "../t",
+            "./demo_delta_table",
+            "demo/..",
+            "/data/../etc/t",
+            "file:/data/./t",
+            "file:///data/t/..")) {
       assertThat(TableLocation.refusals(raw)).as(raw).containsExactly(DOT_SEGMENTS);
-      assertThatThrownBy(() -> TableLocation.parse(raw, WORK)).as(raw)
-          .isInstanceOf(IllegalArgumentException.class).hasMessage(DOT_SEGMENTS);
+      assertThatThrownBy(() -> TableLocation.parse(raw, WORK))
+          .as(raw)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(DOT_SEGMENTS);
     }
   }
 
   @Test
   void parse_refusesPercentEncodedDotSegments() {
-    for (String raw : List.of("s3://bkt/tables/%2e%2e/secret", "s3://bkt/tables/%2E./t", "s3://bkt/t/.%2E",
-        "s3://bkt/t/%2e", "%2e%2e/t", "file:/data/%2E%2E/t")) {
+    for (String raw :
+        List.of(
+            "s3://bkt/tables/%2e%2e/secret",
+            "s3://bkt/tables/%2E./t",
+            "s3://bkt/t/.%2E",
+            "s3://bkt/t/%2e",
+            "%2e%2e/t",
+            "file:/data/%2E%2E/t")) {
       assertThat(TableLocation.refusals(raw)).as(raw).containsExactly(ENCODED_DOTS);
     }
   }
@@ -94,7 +118,9 @@ class TableLocationTest {
 
   @Test
   void parse_refusesEmptySegments() {
-    for (String raw : List.of("s3://bkt/a//b", "s3://bkt//t", "s3://bkt/t//", "/data//t", "a//b", "file:/data//t")) {
+    for (String raw :
+        List.of(
+            "s3://bkt/a//b", "s3://bkt//t", "s3://bkt/t//", "/data//t", "a//b", "file:/data//t")) {
       assertThat(TableLocation.refusals(raw)).as(raw).containsExactly(EMPTY_SEGMENTS);
     }
   }
@@ -120,7 +146,8 @@ class TableLocationTest {
   @Test
   void parse_refusesOtherSchemesHostsAndBlankValues() {
     assertThatThrownBy(() -> TableLocation.parse("gs://b/t", WORK))
-        .hasMessage("must be a local path, a file: URI or an s3://bucket/path URI (unsupported scheme)");
+        .hasMessage(
+            "must be a local path, a file: URI or an s3://bucket/path URI (unsupported scheme)");
     assertThatThrownBy(() -> TableLocation.parse(" ", WORK)).hasMessage("must not be blank");
     assertThatThrownBy(() -> TableLocation.parse("s3://", WORK))
         .hasMessage("must name a bucket, as in s3://bucket/path");
@@ -133,11 +160,16 @@ class TableLocationTest {
     TableLocation prefix = TableLocation.parse("s3://bkt/tables", WORK);
     assertThat(TableLocation.parse("s3://bkt/tables", WORK).isAtOrUnder(prefix)).isTrue();
     assertThat(TableLocation.parse("s3://bkt/tables/events", WORK).isAtOrUnder(prefix)).isTrue();
-    assertThat(TableLocation.parse("s3://bkt/tables-old/events", WORK).isAtOrUnder(prefix)).isFalse();
+    assertThat(TableLocation.parse("s3://bkt/tables-old/events", WORK).isAtOrUnder(prefix))
+        .isFalse();
     assertThat(TableLocation.parse("s3://other/tables/events", WORK).isAtOrUnder(prefix)).isFalse();
     assertThat(TableLocation.parse("/bkt/tables/events", WORK).isAtOrUnder(prefix)).isFalse();
-    assertThat(TableLocation.parse("s3://bkt/t", WORK).isAtOrUnder(TableLocation.parse("s3://bkt", WORK))).isTrue();
-    assertThat(TableLocation.parse("/data/t", WORK).isAtOrUnder(TableLocation.parse("/", WORK))).isTrue();
+    assertThat(
+            TableLocation.parse("s3://bkt/t", WORK)
+                .isAtOrUnder(TableLocation.parse("s3://bkt", WORK)))
+        .isTrue();
+    assertThat(TableLocation.parse("/data/t", WORK).isAtOrUnder(TableLocation.parse("/", WORK)))
+        .isTrue();
   }
 
   @Test
@@ -168,18 +200,29 @@ class TableLocationTest {
 
   @Test
   void canonicalPath_isTheListingsSpelling_onlyTheSchemeChanges() {
-    assertThat(TableLocation.canonicalPath("s3a://bkt/t/a.parquet")).isEqualTo("s3://bkt/t/a.parquet");
-    assertThat(TableLocation.canonicalPath("S3://bkt/t/a.parquet")).isEqualTo("s3://bkt/t/a.parquet");
-    assertThat(TableLocation.canonicalPath("S3A://bkt/T/A.parquet")).isEqualTo("s3://bkt/T/A.parquet");
-    assertThat(TableLocation.canonicalPath("s3://bkt/t/a.parquet")).isEqualTo("s3://bkt/t/a.parquet");
-    assertThat(TableLocation.canonicalPath("FILE:/data/T/a.parquet")).isEqualTo("file:/data/T/a.parquet");
-    assertThat(TableLocation.canonicalPath("file:///data/t/a.parquet")).isEqualTo("file:/data/t/a.parquet");
-    assertThat(TableLocation.canonicalPath("File:///data/t/a.parquet")).isEqualTo("file:/data/t/a.parquet");
-    assertThat(TableLocation.canonicalPath("file:/data/t/a.parquet")).isEqualTo("file:/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("s3a://bkt/t/a.parquet"))
+        .isEqualTo("s3://bkt/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("S3://bkt/t/a.parquet"))
+        .isEqualTo("s3://bkt/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("S3A://bkt/T/A.parquet"))
+        .isEqualTo("s3://bkt/T/A.parquet");
+    assertThat(TableLocation.canonicalPath("s3://bkt/t/a.parquet"))
+        .isEqualTo("s3://bkt/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("FILE:/data/T/a.parquet"))
+        .isEqualTo("file:/data/T/a.parquet");
+    assertThat(TableLocation.canonicalPath("file:///data/t/a.parquet"))
+        .isEqualTo("file:/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("File:///data/t/a.parquet"))
+        .isEqualTo("file:/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("file:/data/t/a.parquet"))
+        .isEqualTo("file:/data/t/a.parquet");
     assertThat(TableLocation.canonicalPath("s3://bkt/t/../u/a.parquet"))
-        .as("segments are never resolved: contains() still refuses them").isEqualTo("s3://bkt/t/../u/a.parquet");
-    assertThat(TableLocation.canonicalPath("file://host/data/t/a.parquet")).isEqualTo("file://host/data/t/a.parquet");
-    assertThat(TableLocation.canonicalPath("gs://bkt/t/a.parquet")).isEqualTo("gs://bkt/t/a.parquet");
+        .as("segments are never resolved: contains() still refuses them")
+        .isEqualTo("s3://bkt/t/../u/a.parquet");
+    assertThat(TableLocation.canonicalPath("file://host/data/t/a.parquet"))
+        .isEqualTo("file://host/data/t/a.parquet");
+    assertThat(TableLocation.canonicalPath("gs://bkt/t/a.parquet"))
+        .isEqualTo("gs://bkt/t/a.parquet");
   }
 
   @Test
@@ -187,7 +230,9 @@ class TableLocationTest {
     TableLocation s3 = TableLocation.parse("s3://bkt/t", WORK);
     assertThat(s3.contains("S3://bkt/t/a.parquet")).isTrue();
     assertThat(s3.contains("S3A://bkt/t/a.parquet")).isTrue();
-    assertThat(s3.contains("S3://BKT/t/a.parquet")).as("bucket names are not case-folded").isFalse();
+    assertThat(s3.contains("S3://BKT/t/a.parquet"))
+        .as("bucket names are not case-folded")
+        .isFalse();
     TableLocation local = TableLocation.parse("/data/t", WORK);
     assertThat(local.contains("FILE:/data/t/a.parquet")).isTrue();
     assertThat(local.contains("FILE:///data/t/a.parquet")).isTrue();

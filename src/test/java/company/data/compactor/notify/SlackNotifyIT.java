@@ -42,9 +42,12 @@ class SlackNotifyIT {
   }
 
   private Result run(String... args) {
-    Map<String, String> env = Map.of(
-        "SLACK_WEBHOOK_URL", AwsStandIns.endpoint() + HOOK,
-        "COMPACTOR_SLACK_MAX_ATTEMPTS", "3");
+    Map<String, String> env =
+        Map.of(
+            "SLACK_WEBHOOK_URL",
+            AwsStandIns.endpoint() + HOOK,
+            "COMPACTOR_SLACK_MAX_ATTEMPTS",
+            "3");
     return CliRunner.run(env, args);
   }
 
@@ -59,20 +62,37 @@ class SlackNotifyIT {
   /** The summary Slack must receive for {@code report}, field by field. */
   private static String expectedSummary(JsonNode r, String state, String color) {
     boolean compacted = r.get("compacted").asBoolean();
-    String files = compacted
-        ? f("%d → %d (%d fewer)", r.get("files_before").asInt(), r.get("files_after").asInt(), r.get("files_reduced").asInt())
-        : f("%d (%.1f%% small)", r.get("total_files").asInt(), r.get("small_file_ratio_pct").asDouble());
-    String latency = compacted
-        ? f("%.1f ms → %.1f ms (%.1f%% %s)", r.get("read_latency_pre_ms").asDouble(), r.get("read_latency_post_ms").asDouble(),
-            Math.abs(r.get("latency_speedup_pct").asDouble()), r.get("latency_speedup_pct").asDouble() >= 0 ? "faster" : "slower")
-        : f("%.1f ms (nothing rewritten)", r.get("read_latency_pre_ms").asDouble());
+    String files =
+        compacted
+            ? f(
+                "%d → %d (%d fewer)",
+                r.get("files_before").asInt(),
+                r.get("files_after").asInt(),
+                r.get("files_reduced").asInt())
+            : f(
+                "%d (%.1f%% small)",
+                r.get("total_files").asInt(), r.get("small_file_ratio_pct").asDouble());
+    String latency =
+        compacted
+            ? f(
+                "%.1f ms → %.1f ms (%.1f%% %s)",
+                r.get("read_latency_pre_ms").asDouble(),
+                r.get("read_latency_post_ms").asDouble(),
+                Math.abs(r.get("latency_speedup_pct").asDouble()),
+                r.get("latency_speedup_pct").asDouble() >= 0 ? "faster" : "slower")
+            : f("%.1f ms (nothing rewritten)", r.get("read_latency_pre_ms").asDouble());
     StringBuilder worst = new StringBuilder();
     for (JsonNode p : r.get("partitions")) {
       if (!worst.isEmpty()) {
         worst.append("\\n");
       }
-      worst.append(f("• `%s` %d files, %.1f%% small, avg %.2f MB", p.get("partition").asText(), p.get("file_count").asInt(),
-          p.get("small_file_ratio_pct").asDouble(), p.get("avg_file_size_mb").asDouble()));
+      worst.append(
+          f(
+              "• `%s` %d files, %.1f%% small, avg %.2f MB",
+              p.get("partition").asText(),
+              p.get("file_count").asInt(),
+              p.get("small_file_ratio_pct").asDouble(),
+              p.get("avg_file_size_mb").asDouble()));
     }
     return """
         {"text": "delta-compactor: %1$s %2$s (%3$s)",
@@ -86,11 +106,21 @@ class SlackNotifyIT {
              {"type": "mrkdwn", "text": "*Vacuum*\\n0 candidates, 0 deleted (dry run), retention 168 h (floor)"}]},
            {"type": "section", "text": {"type": "mrkdwn", "text": "*Worst partitions*\\n%8$s"}},
            {"type": "context", "elements": [{"type": "mrkdwn", "text": "run `%9$s` · %10$s · report `%11$s`"}]}]}]}
-        """.formatted(
-            r.get("table_uri").asText(), state, files, color,
-            compacted ? r.get("version_before").asLong() + " → " + r.get("version_after").asLong() : r.get("table_version").asText(),
+        """
+        .formatted(
+            r.get("table_uri").asText(),
+            state,
+            files,
+            color,
+            compacted
+                ? r.get("version_before").asLong() + " → " + r.get("version_after").asLong()
+                : r.get("table_version").asText(),
             compacted ? f("%.2f MB", r.get("bytes_compacted_mb").asDouble()) : "nothing",
-            latency, worst, r.get("execution_id").asText(), r.get("evaluated_at").asText(), r.get("html_report_uri").asText());
+            latency,
+            worst,
+            r.get("execution_id").asText(),
+            r.get("evaluated_at").asText(),
+            r.get("html_report_uri").asText());
   }
 
   @Test
@@ -113,7 +143,16 @@ class SlackNotifyIT {
   void healthyRun_sendsTheBlueSummary_exactly() throws Exception {
     slack.register(post(urlEqualTo(HOOK)).willReturn(aResponse().withStatus(200).withBody("ok")));
 
-    Result result = run("run", "--work-dir", work.toString(), "--notify-slack", "true", "--small-file-threshold-mb", "0.001", "--json");
+    Result result =
+        run(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--notify-slack",
+            "true",
+            "--small-file-threshold-mb",
+            "0.001",
+            "--json");
 
     assertThat(result.code()).as(result.err()).isZero();
     JsonNode report = JSON.readTree(result.out());
@@ -126,17 +165,36 @@ class SlackNotifyIT {
   void failedRun_sendsTheRedAlert_withRunTableAndErrorClassOnly() throws Exception {
     slack.register(post(urlEqualTo(HOOK)).willReturn(aResponse().withStatus(200).withBody("ok")));
 
-    Result result = run("run", "--work-dir", work.toString(), "--demo-mode", "false", "--table-uri", "no_such_table", "--notify-slack", "true");
+    Result result =
+        run(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            "no_such_table",
+            "--notify-slack",
+            "true");
 
     assertThat(result.code()).isEqualTo(1);
     assertThat(posts()).hasSize(1);
     JsonNode sent = JSON.readTree(posts().get(0).getBodyAsString());
-    String runId = sent.at("/attachments/0/blocks/1/fields/2/text").asText().replaceAll("^\\*Run\\*\\n`|`$", "");
-    String failedAt = sent.at("/attachments/0/blocks/2/elements/0/text").asText().replaceAll("^failed at | · .*$", "");
+    String runId =
+        sent.at("/attachments/0/blocks/1/fields/2/text")
+            .asText()
+            .replaceAll("^\\*Run\\*\\n`|`$", "");
+    String failedAt =
+        sent.at("/attachments/0/blocks/2/elements/0/text")
+            .asText()
+            .replaceAll("^failed at | · .*$", "");
     assertThat(runId).matches("[0-9a-f-]{36}");
     assertThat(java.time.Instant.parse(failedAt)).isNotNull();
     String table = "file:" + work.resolve("no_such_table");
-    assertThat(sent).isEqualTo(JSON.readTree("""
+    assertThat(sent)
+        .isEqualTo(
+            JSON.readTree(
+                """
         {"text": "delta-compactor: run failed for %1$s (TABLE_NOT_FOUND)",
          "attachments": [{"color": "#E01E5A", "blocks": [
            {"type": "header", "text": {"type": "plain_text", "text": "Delta table maintenance failed"}},
@@ -146,17 +204,27 @@ class SlackNotifyIT {
              {"type": "mrkdwn", "text": "*Run*\\n`%2$s`"},
              {"type": "mrkdwn", "text": "*Command*\\nrun"}]},
            {"type": "context", "elements": [{"type": "mrkdwn", "text": "failed at %3$s · details in the logs of this run"}]}]}]}
-        """.formatted(table, runId, failedAt)));
-    assertThat(posts().get(0).getBodyAsString()).doesNotContain("slack-test-secret").doesNotContain("Exception");
+        """
+                    .formatted(table, runId, failedAt)));
+    assertThat(posts().get(0).getBodyAsString())
+        .doesNotContain("slack-test-secret")
+        .doesNotContain("Exception");
   }
 
   @Test
   void tooManyRequests_isRetriedAfterItsRetryAfter_andThenSent() throws Exception {
-    slack.register(post(urlEqualTo(HOOK)).inScenario("throttled").whenScenarioStateIs(Scenario.STARTED)
-        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1").withBody("rate_limited"))
-        .willSetStateTo("open"));
-    slack.register(post(urlEqualTo(HOOK)).inScenario("throttled").whenScenarioStateIs("open")
-        .willReturn(aResponse().withStatus(200).withBody("ok")));
+    slack.register(
+        post(urlEqualTo(HOOK))
+            .inScenario("throttled")
+            .whenScenarioStateIs(Scenario.STARTED)
+            .willReturn(
+                aResponse().withStatus(429).withHeader("Retry-After", "1").withBody("rate_limited"))
+            .willSetStateTo("open"));
+    slack.register(
+        post(urlEqualTo(HOOK))
+            .inScenario("throttled")
+            .whenScenarioStateIs("open")
+            .willReturn(aResponse().withStatus(200).withBody("ok")));
 
     Result result = run("run", "--work-dir", work.toString(), "--notify-slack", "true", "--json");
 
@@ -164,17 +232,20 @@ class SlackNotifyIT {
     JsonNode report = JSON.readTree(result.out());
     assertThat(report.get("slack_notification").asText()).isEqualTo("sent");
     assertThat(report.get("slack_notification_attempts").asInt()).isEqualTo(2);
-    assertThat(report.get("slack_notification_detail").asText()).isEqualTo("HTTP 429 rate_limited; HTTP 200");
+    assertThat(report.get("slack_notification_detail").asText())
+        .isEqualTo("HTTP 429 rate_limited; HTTP 200");
     List<LoggedRequest> posts = posts();
     assertThat(posts).hasSize(2);
-    long gapMs = Math.abs(posts.get(0).getLoggedDate().getTime() - posts.get(1).getLoggedDate().getTime());
+    long gapMs =
+        Math.abs(posts.get(0).getLoggedDate().getTime() - posts.get(1).getLoggedDate().getTime());
     assertThat(gapMs).as("waited for Retry-After").isGreaterThanOrEqualTo(950);
     assertThat(posts.get(0).getBodyAsString()).isEqualTo(posts.get(1).getBodyAsString());
   }
 
   @Test
   void serverError_isRecordedInTheReport_withoutFailingTheRun() throws Exception {
-    slack.register(post(urlEqualTo(HOOK)).willReturn(aResponse().withStatus(500).withBody("internal error")));
+    slack.register(
+        post(urlEqualTo(HOOK)).willReturn(aResponse().withStatus(500).withBody("internal error")));
 
     Result result = run("run", "--work-dir", work.toString(), "--notify-slack", "true", "--json");
 
@@ -184,9 +255,11 @@ class SlackNotifyIT {
     assertThat(report.get("slack_notification").asText()).isEqualTo("failed");
     assertThat(report.get("slack_notification_attempts").asInt()).isEqualTo(3);
     assertThat(report.get("slack_notification_detail").asText())
-        .isEqualTo("HTTP 500 internal error; HTTP 500 internal error; HTTP 500 internal error, gave up after 3 attempts");
+        .isEqualTo(
+            "HTTP 500 internal error; HTTP 500 internal error; HTTP 500 internal error, gave up after 3 attempts");
     assertThat(posts()).hasSize(3);
-    assertThat(Files.readString(work.resolve(".delta-compactor/telemetry.jsonl"))).contains("\"slack_notification\":\"failed\"");
+    assertThat(Files.readString(work.resolve(".delta-compactor/telemetry.jsonl")))
+        .contains("\"slack_notification\":\"failed\"");
   }
 
   @Test

@@ -14,8 +14,14 @@ class FileSizeHistogramTest {
   private static final long MB = 1024 * 1024;
 
   private static DataFile file(String date, long bytes) {
-    return new DataFile("p/" + date + "/" + bytes, "p/" + bytes, bytes,
-        PartitionValues.of(List.of("d"), Map.of("d", date)), OptionalLong.empty(), 0, false);
+    return new DataFile(
+        "p/" + date + "/" + bytes,
+        "p/" + bytes,
+        bytes,
+        PartitionValues.of(List.of("d"), Map.of("d", date)),
+        OptionalLong.empty(),
+        0,
+        false);
   }
 
   @Test
@@ -30,12 +36,15 @@ class FileSizeHistogramTest {
 
   @Test
   void countsPerPartition_beforeAndAfter_includingPartitionsThatOnlyExistOnOneSide() {
-    FileSizeHistogram h = FileSizeHistogram.of(
-        List.of(file("a", 10), file("a", 20), file("a", 200 * MB), file("b", 3 * MB)),
-        List.of(file("a", 100 * MB), file("a", 200 * MB), file("c", 1)));
+    FileSizeHistogram h =
+        FileSizeHistogram.of(
+            List.of(file("a", 10), file("a", 20), file("a", 200 * MB), file("b", 3 * MB)),
+            List.of(file("a", 100 * MB), file("a", 200 * MB), file("c", 1)));
 
     assertThat(h.bucketUpperMb()).containsExactly(1.0, 8.0, 32.0, 64.0, 128.0, 256.0, 512.0, null);
-    assertThat(h.partitions()).extracting(FileSizeHistogram.PartitionSizes::partition).containsExactly("d=a", "d=b", "d=c");
+    assertThat(h.partitions())
+        .extracting(FileSizeHistogram.PartitionSizes::partition)
+        .containsExactly("d=a", "d=b", "d=c");
     assertThat(h.partitions().get(0).before()).containsExactly(2, 0, 0, 0, 0, 1, 0, 0);
     assertThat(h.partitions().get(0).after()).containsExactly(0, 0, 0, 0, 1, 1, 0, 0);
     assertThat(h.partitions().get(1).after()).containsOnly(0);
@@ -44,6 +53,7 @@ class FileSizeHistogramTest {
 
   @Test
   void withoutAnAfterSide_afterIsNull() {
-    assertThat(FileSizeHistogram.of(List.of(file("a", 1)), null).partitions().get(0).after()).isNull();
+    assertThat(FileSizeHistogram.of(List.of(file("a", 1)), null).partitions().get(0).after())
+        .isNull();
   }
 }

@@ -25,15 +25,21 @@ class HtmlReportIT {
   private JsonNode runDemo() throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.execute(new String[] {"run", "--work-dir", work.toString(), "--json"},
-        new PrintWriter(out, true), new PrintWriter(err, true), Map.of());
+    int code =
+        Main.execute(
+            new String[] {"run", "--work-dir", work.toString(), "--json"},
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            Map.of());
     assertThat(code).as(err.toString()).isZero();
     return new ObjectMapper().readTree(out.toString());
   }
 
   private static Path page(JsonNode report) {
     String uri = report.get("html_report_uri").asText();
-    assertThat(uri).startsWith("file:").endsWith("-" + report.get("execution_id").asText() + ".html");
+    assertThat(uri)
+        .startsWith("file:")
+        .endsWith("-" + report.get("execution_id").asText() + ".html");
     return Path.of(uri.substring("file:".length()));
   }
 
@@ -47,25 +53,45 @@ class HtmlReportIT {
     Path page = page(report);
     String html = Files.readString(page);
 
-    assertThat(html).doesNotContain("<script").doesNotContain("src=").doesNotContain("href=").doesNotContain("@import")
+    assertThat(html)
+        .doesNotContain("<script")
+        .doesNotContain("src=")
+        .doesNotContain("href=")
+        .doesNotContain("@import")
         .doesNotContain("url(");
     String dom = HeadlessChromium.dumpDom(page);
     assertThat(dom)
         .contains("data-field=\"state\" style=\"background:#2EB67D\">compacted</span>")
-        .contains("<code data-field=\"table_uri\">file:" + work.resolve("demo_delta_table") + "</code>")
+        .contains(
+            "<code data-field=\"table_uri\">file:" + work.resolve("demo_delta_table") + "</code>")
         .contains("data-field=\"execution_id\">" + report.get("execution_id").asText() + "<")
         .contains("data-field=\"files\">30 → 3</p><p>27 fewer files</p>")
-        .contains(f("data-field=\"bytes_compacted_mb\">%.2f MB</p><p>1500 rows, verified</p>", report.get("bytes_compacted_mb").asDouble()))
-        .contains(f("data-field=\"read_latency\">%.1f → %.1f ms</p>", report.get("read_latency_pre_ms").asDouble(), report.get("read_latency_post_ms").asDouble()))
-        .contains(f("data-field=\"read_latency_pre_ms\">%.1f ms<", report.get("read_latency_pre_ms").asDouble()))
-        .contains("data-field=\"vacuum\">0 candidates</p><p>0 deleted (dry run) · retention 168 h (floor)</p>")
+        .contains(
+            f(
+                "data-field=\"bytes_compacted_mb\">%.2f MB</p><p>1500 rows, verified</p>",
+                report.get("bytes_compacted_mb").asDouble()))
+        .contains(
+            f(
+                "data-field=\"read_latency\">%.1f → %.1f ms</p>",
+                report.get("read_latency_pre_ms").asDouble(),
+                report.get("read_latency_post_ms").asDouble()))
+        .contains(
+            f(
+                "data-field=\"read_latency_pre_ms\">%.1f ms<",
+                report.get("read_latency_pre_ms").asDouble()))
+        .contains(
+            "data-field=\"vacuum\">0 candidates</p><p>0 deleted (dry run) · retention 168 h (floor)</p>")
         .contains("data-field=\"total_files\">30</th>")
         .contains("data-field=\"small_file_ratio_pct\">100.0</th>")
         .contains(">gate 40.0%</text>")
         .contains(">SLA 150.0 ms</text>");
     for (JsonNode p : report.get("partitions")) {
-      assertThat(dom).contains("<figcaption><code>" + p.get("partition").asText() + "</code></figcaption>")
-          .contains("<tr><td><code>" + p.get("partition").asText() + "</code></td><td>10</td><td>10</td><td>100.0</td>");
+      assertThat(dom)
+          .contains("<figcaption><code>" + p.get("partition").asText() + "</code></figcaption>")
+          .contains(
+              "<tr><td><code>"
+                  + p.get("partition").asText()
+                  + "</code></td><td>10</td><td>10</td><td>100.0</td>");
     }
     // before: 10 files under 1 MB in each partition; after: 1
     assertThat(dom.split("<title>before: 10</title>", -1)).hasSize(4);

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LocalStorageTest extends StorageContract {
 
@@ -24,7 +24,8 @@ class LocalStorageTest extends StorageContract {
   }
 
   @Test
-  void realPath_followsLinkedFilesAndDirectories_andResolvesAFileNotWrittenYetThroughItsDirectory() throws Exception {
+  void realPath_followsLinkedFilesAndDirectories_andResolvesAFileNotWrittenYetThroughItsDirectory()
+      throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Path victim = Files.writeString(outside.resolve("victim.parquet"), "x");
     Path table = Files.createDirectories(dir.resolve("t"));
@@ -37,7 +38,8 @@ class LocalStorageTest extends StorageContract {
     assertThat(storage.realPath(LocalStorage.toStoragePath(table.resolve("p=b/victim.parquet"))))
         .isEqualTo(real + "/victim.parquet");
     assertThat(storage.realPath(LocalStorage.toStoragePath(table.resolve("p=b/new/out.parquet"))))
-        .as("not written yet: resolved through its nearest existing directory").isEqualTo(real + "/new/out.parquet");
+        .as("not written yet: resolved through its nearest existing directory")
+        .isEqualTo(real + "/new/out.parquet");
   }
 
   @Test

@@ -58,13 +58,15 @@ public abstract class StorageContract {
 
   @Test
   void missingFiles_throwFileNotFoundException() {
-    assertThatThrownBy(() -> storage().stat(root() + "/missing")).isInstanceOf(FileNotFoundException.class);
+    assertThatThrownBy(() -> storage().stat(root() + "/missing"))
+        .isInstanceOf(FileNotFoundException.class);
     assertThatThrownBy(() -> storage().openFrom(root() + "/missing", 0))
         .isInstanceOf(FileNotFoundException.class);
   }
 
   @Test
-  void listFrom_returnsSiblingsAtOrAfterTheName_sortedByName_withoutSubdirectories() throws Exception {
+  void listFrom_returnsSiblingsAtOrAfterTheName_sortedByName_withoutSubdirectories()
+      throws Exception {
     for (String name : List.of("00002.json", "00000.json", "00001.json", "00001.crc", "_last")) {
       write(root() + "/log/" + name, name);
     }
@@ -88,7 +90,9 @@ public abstract class StorageContract {
 
     assertThat(storage().listRecursively(root() + "/t").stream().map(StoredObject::path))
         .containsExactly(
-            root() + "/t/_delta_log/00000.json", root() + "/t/p=1/a.parquet", root() + "/t/p=2/b.parquet");
+            root() + "/t/_delta_log/00000.json",
+            root() + "/t/p=1/a.parquet",
+            root() + "/t/p=2/b.parquet");
     assertThat(storage().listRecursively(root() + "/none")).isEmpty();
   }
 
@@ -127,7 +131,8 @@ public abstract class StorageContract {
     write(root() + "/d/1", "1");
     write(root() + "/d/2", "2");
 
-    int deleted = storage().deleteAll(List.of(root() + "/d/1", root() + "/d/2", root() + "/d/never"));
+    int deleted =
+        storage().deleteAll(List.of(root() + "/d/1", root() + "/d/2", root() + "/d/never"));
 
     assertThat(deleted).isEqualTo(3);
     assertThat(storage().listRecursively(root() + "/d")).isEmpty();
@@ -137,6 +142,7 @@ public abstract class StorageContract {
   void realPath_ofAPlainFileOrOneNotWrittenYet_isThePathItself() throws Exception {
     write(root() + "/t/a.parquet", "a");
     assertThat(storage().realPath(root() + "/t/a.parquet")).isEqualTo(root() + "/t/a.parquet");
-    assertThat(storage().realPath(root() + "/t/p=1/new.parquet")).isEqualTo(root() + "/t/p=1/new.parquet");
+    assertThat(storage().realPath(root() + "/t/p=1/new.parquet"))
+        .isEqualTo(root() + "/t/p=1/new.parquet");
   }
 }

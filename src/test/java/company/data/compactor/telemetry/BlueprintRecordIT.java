@@ -39,7 +39,11 @@ class BlueprintRecordIT {
 
   /** Only these may be null, and only when nothing was measured or rewritten. */
   private static final Set<String> NULLABLE =
-      Set.of("read_latency_pre_ms", "read_latency_post_ms", "latency_speedup_pct", "latency_regression_detected");
+      Set.of(
+          "read_latency_pre_ms",
+          "read_latency_post_ms",
+          "latency_speedup_pct",
+          "latency_regression_detected");
 
   /** What DynamoDB adds to a record: its keys and its TTL. */
   private static final Set<String> ITEM_ONLY = Set.of("table_key", "run_key", "expires_at");
@@ -48,10 +52,16 @@ class BlueprintRecordIT {
   @TempDir Path localWork;
 
   @Test
-  void demoRun_storesTheBlueprintFields_atTheTopLevel_inDynamoDbAndTheLocalFile_withTheReportsValues() throws Exception {
+  void
+      demoRun_storesTheBlueprintFields_atTheTopLevel_inDynamoDbAndTheLocalFile_withTheReportsValues()
+          throws Exception {
     String table = DynoxideServer.shared().newTelemetryTable();
-    JsonNode dynamoReport = report(CliRunner.run(dynamoEnvironment(table), "run", "--work-dir", dynamoWork.toString(), "--json"));
-    JsonNode localReport = report(CliRunner.run(Map.of(), "run", "--work-dir", localWork.toString(), "--json"));
+    JsonNode dynamoReport =
+        report(
+            CliRunner.run(
+                dynamoEnvironment(table), "run", "--work-dir", dynamoWork.toString(), "--json"));
+    JsonNode localReport =
+        report(CliRunner.run(Map.of(), "run", "--work-dir", localWork.toString(), "--json"));
 
     List<JsonNode> items = items(table);
     List<String> lines = Files.readAllLines(localWork.resolve(".delta-compactor/telemetry.jsonl"));
@@ -64,7 +74,9 @@ class BlueprintRecordIT {
     assertThat(fieldNames(line)).containsAll(BLUEPRINT.keySet());
     Set<String> itemFields = fieldNames(item);
     itemFields.removeAll(ITEM_ONLY);
-    assertThat(itemFields).as("the DynamoDB item and the local record hold the same fields").isEqualTo(fieldNames(line));
+    assertThat(itemFields)
+        .as("the DynamoDB item and the local record hold the same fields")
+        .isEqualTo(fieldNames(line));
     assertBlueprintRecord(item, dynamoReport, Set.of());
     assertBlueprintRecord(line, localReport, Set.of());
     assertThat(item.get("compaction_executed").booleanValue()).isTrue();
@@ -76,23 +88,43 @@ class BlueprintRecordIT {
   }
 
   @Test
-  void runThatRewritesNothing_andVacuumOnItsOwn_storeEveryBlueprintField_withNullWhereNothingWasMeasured() throws Exception {
+  void
+      runThatRewritesNothing_andVacuumOnItsOwn_storeEveryBlueprintField_withNullWhereNothingWasMeasured()
+          throws Exception {
     String table = DynoxideServer.shared().newTelemetryTable();
     Map<String, String> env = dynamoEnvironment(table);
     String work = dynamoWork.toString();
     Result seeded = CliRunner.run(env, "run", "--work-dir", work);
     assertThat(seeded.code()).as(seeded.err()).isZero();
-    // Inputs other than the defaults, and a threshold that leaves no file small: nothing to rewrite.
-    JsonNode again = report(CliRunner.run(env, "run", "--work-dir", work, "--demo-mode", "false",
-        "--small-file-threshold-mb", "0.001", "--compaction-ratio-threshold-pct", "55.5", "--json"));
-    JsonNode vacuum = report(CliRunner.run(env, "vacuum", "--work-dir", work, "--table-uri", "demo_delta_table", "--json"));
+    // Inputs other than the defaults, and a threshold that leaves no file small: nothing to
+    // rewrite.
+    JsonNode again =
+        report(
+            CliRunner.run(
+                env,
+                "run",
+                "--work-dir",
+                work,
+                "--demo-mode",
+                "false",
+                "--small-file-threshold-mb",
+                "0.001",
+                "--compaction-ratio-threshold-pct",
+                "55.5",
+                "--json"));
+    JsonNode vacuum =
+        report(
+            CliRunner.run(
+                env, "vacuum", "--work-dir", work, "--table-uri", "demo_delta_table", "--json"));
 
-    Map<String, JsonNode> byExecution = items(table).stream()
-        .collect(Collectors.toMap(i -> i.get("execution_id").textValue(), i -> i));
+    Map<String, JsonNode> byExecution =
+        items(table).stream()
+            .collect(Collectors.toMap(i -> i.get("execution_id").textValue(), i -> i));
     JsonNode nothingRewritten = byExecution.get(again.get("execution_id").textValue());
     JsonNode vacuumOnly = byExecution.get(vacuum.get("execution_id").textValue());
 
-    assertBlueprintRecord(nothingRewritten, again, Set.of("read_latency_post_ms", "latency_speedup_pct"));
+    assertBlueprintRecord(
+        nothingRewritten, again, Set.of("read_latency_post_ms", "latency_speedup_pct"));
     assertThat(nothingRewritten.get("compaction_executed").booleanValue()).isFalse();
     assertThat(nothingRewritten.get("read_latency_pre_ms").isNumber()).isTrue();
     assertThat(nothingRewritten.get("files_after").intValue()).isEqualTo(3);
@@ -100,13 +132,16 @@ class BlueprintRecordIT {
     assertThat(nothingRewritten.get("total_files_before").intValue()).isEqualTo(3);
     assertThat(nothingRewritten.get("small_files_before").intValue()).isZero();
     assertThat(nothingRewritten.get("small_file_threshold_mb").doubleValue()).isEqualTo(0.001);
-    assertThat(nothingRewritten.get("compaction_ratio_threshold_pct").doubleValue()).isEqualTo(55.5);
+    assertThat(nothingRewritten.get("compaction_ratio_threshold_pct").doubleValue())
+        .isEqualTo(55.5);
 
     // The vacuum command neither probes nor compacts: its report has no such sections.
     assertThat(vacuum.has("compacted")).isFalse();
     assertBlueprintRecord(vacuumOnly, vacuum, NULLABLE);
     assertThat(vacuumOnly.get("compaction_executed").booleanValue()).isFalse();
-    assertThat(vacuumOnly.get("files_after").intValue()).isEqualTo(vacuum.get("total_files").intValue()).isEqualTo(3);
+    assertThat(vacuumOnly.get("files_after").intValue())
+        .isEqualTo(vacuum.get("total_files").intValue())
+        .isEqualTo(3);
     assertThat(vacuumOnly.get("files_reduced").intValue()).isZero();
     assertThat(vacuumOnly.get("bytes_compacted").longValue()).isZero();
     assertThat(vacuumOnly.get("bytes_compacted_mb").doubleValue()).isZero();
@@ -118,24 +153,26 @@ class BlueprintRecordIT {
    * wherever the report states it.
    */
   private static void assertBlueprintRecord(JsonNode record, JsonNode report, Set<String> nulls) {
-    BLUEPRINT.forEach((field, type) -> {
-      JsonNode value = record.get(field);
-      assertThat(value).as("%s is at the top level", field).isNotNull();
-      if (nulls.contains(field)) {
-        assertThat(value.isNull()).as("%s is null: nothing was measured", field).isTrue();
-      } else {
-        assertThat(value.getNodeType()).as("type of %s", field).isEqualTo(type);
-      }
-      JsonNode reported = report.at(IN_REPORT.get(field));
-      if (!reported.isMissingNode()) {
-        assertSame(field, value, reported);
-      }
-    });
+    BLUEPRINT.forEach(
+        (field, type) -> {
+          JsonNode value = record.get(field);
+          assertThat(value).as("%s is at the top level", field).isNotNull();
+          if (nulls.contains(field)) {
+            assertThat(value.isNull()).as("%s is null: nothing was measured", field).isTrue();
+          } else {
+            assertThat(value.getNodeType()).as("type of %s", field).isEqualTo(type);
+          }
+          JsonNode reported = report.at(IN_REPORT.get(field));
+          if (!reported.isMissingNode()) {
+            assertSame(field, value, reported);
+          }
+        });
   }
 
   private static void assertSame(String field, JsonNode stored, JsonNode reported) {
     if (stored.isNumber() && reported.isNumber()) {
-      assertThat(stored.decimalValue()).as("%s: stored %s, reported %s", field, stored, reported)
+      assertThat(stored.decimalValue())
+          .as("%s: stored %s, reported %s", field, stored, reported)
           .isEqualByComparingTo(reported.decimalValue());
     } else {
       assertThat(stored).as(field).isEqualTo(reported);
@@ -214,7 +251,8 @@ class BlueprintRecordIT {
         value.m().forEach((k, v) -> object.set(k, json(v)));
         yield object;
       }
-      default -> throw new AssertionError("unexpected attribute type " + value.type() + ": " + value);
+      default ->
+          throw new AssertionError("unexpected attribute type " + value.type() + ": " + value);
     };
   }
 

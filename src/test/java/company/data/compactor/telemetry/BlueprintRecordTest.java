@@ -11,7 +11,8 @@ class BlueprintRecordTest {
 
   @Test
   void read_takesTheBlueprintName_whenTheRecordHasIt() {
-    Map<String, Object> record = Map.of("total_files_before", 30, "total_files", 29, "compaction_executed", true);
+    Map<String, Object> record =
+        Map.of("total_files_before", 30, "total_files", 29, "compaction_executed", true);
 
     assertThat(BlueprintRecord.read(record, "total_files_before")).isEqualTo(30);
     assertThat(BlueprintRecord.read(record, "compaction_executed")).isEqualTo(true);
@@ -19,10 +20,22 @@ class BlueprintRecordTest {
 
   @Test
   void read_ofAnEarlierRecord_findsTheFactUnderTheReportsName_orUnderInputs() {
-    Map<String, Object> earlier = Map.of(
-        "total_files", 30, "total_small_files", 28, "compacted", false,
-        "candidate_files_count", 4, "deleted_files_count", 0, "files_after", 30,
-        "inputs", Map.of("small_file_threshold_mb", 128.0, "compaction_ratio_threshold_pct", 40.0));
+    Map<String, Object> earlier =
+        Map.of(
+            "total_files",
+            30,
+            "total_small_files",
+            28,
+            "compacted",
+            false,
+            "candidate_files_count",
+            4,
+            "deleted_files_count",
+            0,
+            "files_after",
+            30,
+            "inputs",
+            Map.of("small_file_threshold_mb", 128.0, "compaction_ratio_threshold_pct", 40.0));
 
     assertThat(BlueprintRecord.read(earlier, "total_files_before")).isEqualTo(30);
     assertThat(BlueprintRecord.read(earlier, "small_files_before")).isEqualTo(28);

@@ -23,7 +23,8 @@ public final class AwsStandIns {
     synchronized (System.class) {
       String port = System.getProperty(PORT_PROPERTY);
       if (port == null) {
-        WireMockServer server = new WireMockServer(options().bindAddress("127.0.0.1").dynamicPort());
+        WireMockServer server =
+            new WireMockServer(options().bindAddress("127.0.0.1").dynamicPort());
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
         port = Integer.toString(server.port());

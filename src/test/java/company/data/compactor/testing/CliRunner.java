@@ -5,7 +5,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Map;
 
-/** The command line as users call it, in process: arguments and environment in, exit code and streams out. */
+/**
+ * The command line as users call it, in process: arguments and environment in, exit code and
+ * streams out.
+ */
 public final class CliRunner {
 
   private CliRunner() {}
@@ -17,7 +20,8 @@ public final class CliRunner {
   public static Result run(Map<String, String> environment, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), environment);
+    int code =
+        Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), environment);
     return new Result(code, out.toString(), err.toString());
   }
 }

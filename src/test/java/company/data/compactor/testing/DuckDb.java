@@ -19,7 +19,11 @@ public final class DuckDb {
 
   public static CountAndSum countAndSum(List<DataFile> files, String column) throws SQLException {
     String sql =
-        "SELECT count(*), sum(\"" + column + "\") FROM read_parquet([" + paths(files) + "], hive_partitioning=false)";
+        "SELECT count(*), sum(\""
+            + column
+            + "\") FROM read_parquet(["
+            + paths(files)
+            + "], hive_partitioning=false)";
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         PreparedStatement statement = connection.prepareStatement(sql);
         ResultSet result = statement.executeQuery()) {
@@ -35,8 +39,11 @@ public final class DuckDb {
   public static String checksum(List<DataFile> files, List<String> columns) throws SQLException {
     String cols = String.join(", ", columns.stream().map(c -> "\"" + c + "\"").toList());
     String sql =
-        "SELECT count(*) || ':' || CAST(sum(hash(" + cols + ")) AS VARCHAR) FROM read_parquet(["
-            + paths(files) + "], hive_partitioning=false, union_by_name=true)";
+        "SELECT count(*) || ':' || CAST(sum(hash("
+            + cols
+            + ")) AS VARCHAR) FROM read_parquet(["
+            + paths(files)
+            + "], hive_partitioning=false, union_by_name=true)";
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         PreparedStatement statement = connection.prepareStatement(sql);
         ResultSet result = statement.executeQuery()) {
@@ -50,8 +57,10 @@ public final class DuckDb {
    * read from the Parquet footer.
    */
   public static List<long[]> rowGroupRanges(DataFile file, String column) throws SQLException {
-    String sql = "SELECT CAST(stats_min_value AS BIGINT), CAST(stats_max_value AS BIGINT) FROM parquet_metadata("
-        + paths(List.of(file)) + ") WHERE path_in_schema = ? ORDER BY row_group_id";
+    String sql =
+        "SELECT CAST(stats_min_value AS BIGINT), CAST(stats_max_value AS BIGINT) FROM parquet_metadata("
+            + paths(List.of(file))
+            + ") WHERE path_in_schema = ? ORDER BY row_group_id";
     List<long[]> ranges = new java.util.ArrayList<>();
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -69,9 +78,14 @@ public final class DuckDb {
    * How many of {@code files} hold rows of each value of {@code column}, averaged over its values,
    * read from the data (not from the statistics, which Delta truncates for long strings).
    */
-  public static double averageFilesPerValue(List<DataFile> files, String column) throws SQLException {
-    String sql = "SELECT avg(n) FROM (SELECT count(DISTINCT filename) AS n FROM read_parquet([" + paths(files)
-        + "], hive_partitioning=false, filename=true) GROUP BY \"" + column + "\")";
+  public static double averageFilesPerValue(List<DataFile> files, String column)
+      throws SQLException {
+    String sql =
+        "SELECT avg(n) FROM (SELECT count(DISTINCT filename) AS n FROM read_parquet(["
+            + paths(files)
+            + "], hive_partitioning=false, filename=true) GROUP BY \""
+            + column
+            + "\")";
     try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         PreparedStatement statement = connection.prepareStatement(sql);
         ResultSet result = statement.executeQuery()) {

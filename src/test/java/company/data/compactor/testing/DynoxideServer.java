@@ -61,14 +61,23 @@ public final class DynoxideServer {
       return;
     }
     Files.createDirectories(INSTALL);
-    Process npm = new ProcessBuilder(List.of(
-            "npm", "install", "--no-audit", "--no-fund", "--prefix", INSTALL.toString(),
-            "@dynoxide/linux-x64@" + VERSION))
-        .redirectErrorStream(true)
-        .redirectOutput(INSTALL.resolve("npm-install.log").toFile())
-        .start();
+    Process npm =
+        new ProcessBuilder(
+                List.of(
+                    "npm",
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--prefix",
+                    INSTALL.toString(),
+                    "@dynoxide/linux-x64@" + VERSION))
+            .redirectErrorStream(true)
+            .redirectOutput(INSTALL.resolve("npm-install.log").toFile())
+            .start();
     if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0 || !Files.isExecutable(BINARY)) {
-      throw new IOException("installing Dynoxide with npm failed: " + Files.readString(INSTALL.resolve("npm-install.log")));
+      throw new IOException(
+          "installing Dynoxide with npm failed: "
+              + Files.readString(INSTALL.resolve("npm-install.log")));
     }
   }
 
@@ -80,10 +89,18 @@ public final class DynoxideServer {
         port = socket.getLocalPort();
       }
       Path log = Files.createDirectories(Path.of("target")).resolve("dynoxide-" + port + ".log");
-      Process process = new ProcessBuilder(List.of(BINARY.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(port)))
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .start();
+      Process process =
+          new ProcessBuilder(
+                  List.of(
+                      BINARY.toString(),
+                      "serve",
+                      "--host",
+                      "127.0.0.1",
+                      "--port",
+                      Integer.toString(port)))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
       Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (true) {
@@ -136,14 +153,28 @@ public final class DynoxideServer {
   public String newTelemetryTable() {
     String name = "telemetry-" + UUID.randomUUID().toString().substring(0, 8);
     try (DynamoDbClient client = client()) {
-      client.createTable(b -> b.tableName(name)
-          .billingMode(BillingMode.PAY_PER_REQUEST)
-          .attributeDefinitions(
-              AttributeDefinition.builder().attributeName("table_key").attributeType(ScalarAttributeType.S).build(),
-              AttributeDefinition.builder().attributeName("run_key").attributeType(ScalarAttributeType.S).build())
-          .keySchema(
-              KeySchemaElement.builder().attributeName("table_key").keyType(KeyType.HASH).build(),
-              KeySchemaElement.builder().attributeName("run_key").keyType(KeyType.RANGE).build()));
+      client.createTable(
+          b ->
+              b.tableName(name)
+                  .billingMode(BillingMode.PAY_PER_REQUEST)
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName("table_key")
+                          .attributeType(ScalarAttributeType.S)
+                          .build(),
+                      AttributeDefinition.builder()
+                          .attributeName("run_key")
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .keySchema(
+                      KeySchemaElement.builder()
+                          .attributeName("table_key")
+                          .keyType(KeyType.HASH)
+                          .build(),
+                      KeySchemaElement.builder()
+                          .attributeName("run_key")
+                          .keyType(KeyType.RANGE)
+                          .build()));
     }
     return name;
   }
@@ -154,11 +185,20 @@ public final class DynoxideServer {
       if (client.listTables().tableNames().contains(name)) {
         return;
       }
-      client.createTable(b -> b.tableName(name)
-          .billingMode(BillingMode.PAY_PER_REQUEST)
-          .attributeDefinitions(AttributeDefinition.builder()
-              .attributeName(DynamoDbLeaseStore.KEY).attributeType(ScalarAttributeType.S).build())
-          .keySchema(KeySchemaElement.builder().attributeName(DynamoDbLeaseStore.KEY).keyType(KeyType.HASH).build()));
+      client.createTable(
+          b ->
+              b.tableName(name)
+                  .billingMode(BillingMode.PAY_PER_REQUEST)
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName(DynamoDbLeaseStore.KEY)
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .keySchema(
+                      KeySchemaElement.builder()
+                          .attributeName(DynamoDbLeaseStore.KEY)
+                          .keyType(KeyType.HASH)
+                          .build()));
     }
   }
 }

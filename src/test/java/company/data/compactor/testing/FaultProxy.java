@@ -26,14 +26,14 @@ import java.util.regex.Pattern;
 /**
  * An HTTP/1.1 proxy on 127.0.0.1 in front of one upstream server (S3Proxy, Dynoxide, WireMock) that
  * injects one kind of fault into chosen requests. A rule matches by method, a regular expression
- * over the path (query included) and optionally the {@code X-Amz-Target} operation (DynamoDB's
- * API is one POST path), and applies to its {@code from}-th to {@code to}-th matching request;
+ * over the path (query included) and optionally the {@code X-Amz-Target} operation (DynamoDB's API
+ * is one POST path), and applies to its {@code from}-th to {@code to}-th matching request;
  * everything else is forwarded unchanged (bytes as sent, so SigV4 signatures stay valid).
  *
  * <p>Faults: {@link Fault.DropResponse} forwards the request and then closes the connection without
  * answering (the server did the work, the client never hears); {@link Fault.Answer} answers with a
- * status without forwarding; {@link Fault.Hang} never answers; {@link Fault.Cut} reads the
- * headers and half the body, then closes the connection (the server never sees the request).
+ * status without forwarding; {@link Fault.Hang} never answers; {@link Fault.Cut} reads the headers
+ * and half the body, then closes the connection (the server never sees the request).
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -53,14 +53,22 @@ public final class FaultProxy implements AutoCloseable {
 
     /** An S3-style error answer. */
     static Fault s3(int status, String code) {
-      return new Answer(status, "application/xml",
-          "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>injected by FaultProxy</Message></Error>");
+      return new Answer(
+          status,
+          "application/xml",
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
+              + code
+              + "</Code><Message>injected by FaultProxy</Message></Error>");
     }
 
     /** A DynamoDB-style error answer, e.g. {@code ProvisionedThroughputExceededException}. */
     static Fault dynamoDb(int status, String type) {
-      return new Answer(status, "application/x-amz-json-1.0",
-          "{\"__type\":\"com.amazonaws.dynamodb.v20120810#" + type + "\",\"message\":\"injected by FaultProxy\"}");
+      return new Answer(
+          status,
+          "application/x-amz-json-1.0",
+          "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+              + type
+              + "\",\"message\":\"injected by FaultProxy\"}");
     }
   }
 
@@ -76,11 +84,13 @@ public final class FaultProxy implements AutoCloseable {
 
   private final URI upstream;
   private final ServerSocket server;
-  private final ExecutorService connections = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "fault-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService connections =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "fault-proxy");
+            t.setDaemon(true);
+            return t;
+          });
   private final List<Rule> rules = new CopyOnWriteArrayList<>();
   private final ConcurrentHashMap<Rule, AtomicInteger> matches = new ConcurrentHashMap<>();
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
@@ -185,8 +195,15 @@ public final class FaultProxy implements AutoCloseable {
         }
         if (fault instanceof Fault.Answer answer) {
           byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
-          out.write(("HTTP/1.1 " + answer.status() + " Injected\r\nContent-Type: " + answer.contentType()
-              + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+          out.write(
+              ("HTTP/1.1 "
+                      + answer.status()
+                      + " Injected\r\nContent-Type: "
+                      + answer.contentType()
+                      + "\r\nContent-Length: "
+                      + body.length
+                      + "\r\n\r\n")
+                  .getBytes(StandardCharsets.ISO_8859_1));
           out.write(body);
           out.flush();
           continue;
@@ -210,9 +227,11 @@ public final class FaultProxy implements AutoCloseable {
 
   private Fault faultFor(Request request) {
     for (Rule rule : rules) {
-      boolean matches = rule.method().equalsIgnoreCase(request.method)
-          && rule.path().matcher(request.path).matches()
-          && (rule.target() == null || (request.target() != null && request.target().endsWith("." + rule.target())));
+      boolean matches =
+          rule.method().equalsIgnoreCase(request.method)
+              && rule.path().matcher(request.path).matches()
+              && (rule.target() == null
+                  || (request.target() != null && request.target().endsWith("." + rule.target())));
       if (matches) {
         int n = matches(rule).incrementAndGet();
         if (n >= rule.from() && n <= rule.to()) {
@@ -270,13 +289,16 @@ public final class FaultProxy implements AutoCloseable {
       response.write((statusLine + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
       for (String[] header : headers) {
         String name = header[0].toLowerCase(Locale.ROOT);
-        if (!name.equals("connection") && !name.equals("transfer-encoding")
+        if (!name.equals("connection")
+            && !name.equals("transfer-encoding")
             && !(name.equals("content-length") && !noBody)) {
-          response.write((header[0] + ": " + header[1] + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+          response.write(
+              (header[0] + ": " + header[1] + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
         }
       }
       if (!noBody) {
-        response.write(("Content-Length: " + body.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        response.write(
+            ("Content-Length: " + body.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
       }
       response.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
       response.write(body);
@@ -356,7 +378,8 @@ public final class FaultProxy implements AutoCloseable {
     List<String[]> headers = new ArrayList<>();
     for (String line = line(in); line != null && !line.isEmpty(); line = line(in)) {
       int colon = line.indexOf(':');
-      headers.add(new String[] {line.substring(0, colon).strip(), line.substring(colon + 1).strip()});
+      headers.add(
+          new String[] {line.substring(0, colon).strip(), line.substring(colon + 1).strip()});
     }
     return headers;
   }
@@ -368,7 +391,8 @@ public final class FaultProxy implements AutoCloseable {
     while ((b = in.read()) >= 0) {
       if (b == '\n') {
         byte[] bytes = line.toByteArray();
-        int length = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+        int length =
+            bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
         return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
       }
       line.write(b);

@@ -31,9 +31,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A fresh demo table (30 files, 1,500 rows, 3 partitions, version 30) in its own bucket of the
- * shared S3Proxy (a server-side copy of one seeded per JVM), and a {@link FaultProxy} in front of S3Proxy that the run under
- * test goes through. The environment uses short timeouts and few attempts so faults cost
- * milliseconds, not the SDK's defaults.
+ * shared S3Proxy (a server-side copy of one seeded per JVM), and a {@link FaultProxy} in front of
+ * S3Proxy that the run under test goes through. The environment uses short timeouts and few
+ * attempts so faults cost milliseconds, not the SDK's defaults.
  */
 public final class FaultScenario implements AutoCloseable {
 
@@ -82,7 +82,12 @@ public final class FaultScenario implements AutoCloseable {
   private static void copyTemplate(S3Client client, String from, String to) {
     for (var page : client.listObjectsV2Paginator(b -> b.bucket(from).prefix("t/"))) {
       for (var object : page.contents()) {
-        client.copyObject(b -> b.sourceBucket(from).sourceKey(object.key()).destinationBucket(to).destinationKey(object.key()));
+        client.copyObject(
+            b ->
+                b.sourceBucket(from)
+                    .sourceKey(object.key())
+                    .destinationBucket(to)
+                    .destinationKey(object.key()));
       }
     }
   }
@@ -138,12 +143,28 @@ public final class FaultScenario implements AutoCloseable {
 
   /** Runs {@code compactor run} on the table (no demo seeding) with {@code env}. */
   public Result run(Map<String, String> env, String... extra) {
-    List<String> args = new ArrayList<>(List.of("run", "--work-dir", work.toString(), "--table-uri", uri,
-        "--demo-mode", "false", "--z-order-columns", "", "--json"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--work-dir",
+                work.toString(),
+                "--table-uri",
+                uri,
+                "--demo-mode",
+                "false",
+                "--z-order-columns",
+                "",
+                "--json"));
     args.addAll(List.of(extra));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.execute(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true), env);
+    int code =
+        Main.execute(
+            args.toArray(String[]::new),
+            new PrintWriter(out, true),
+            new PrintWriter(err, true),
+            env);
     return new Result(code, out.toString(), err.toString());
   }
 
@@ -171,8 +192,11 @@ public final class FaultScenario implements AutoCloseable {
       }
       try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
           Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT count(*), count(DISTINCT event_id) FROM read_parquet(["
-              + String.join(", ", local) + "], hive_partitioning=false)")) {
+          ResultSet rs =
+              s.executeQuery(
+                  "SELECT count(*), count(DISTINCT event_id) FROM read_parquet(["
+                      + String.join(", ", local)
+                      + "], hive_partitioning=false)")) {
         rs.next();
         return new long[] {rs.getLong(1), rs.getLong(2)};
       }
@@ -186,11 +210,16 @@ public final class FaultScenario implements AutoCloseable {
   /** Parquet files the run wrote that the latest snapshot does not reference (orphans). */
   public Set<String> orphans() {
     try {
-      Set<String> active = snapshot().activeFiles().stream().map(DataFile::path).collect(Collectors.toSet());
+      Set<String> active =
+          snapshot().activeFiles().stream().map(DataFile::path).collect(Collectors.toSet());
       return storage.listRecursively(uri).stream()
           .map(StoredObject::path)
-          .filter(p -> p.endsWith(".parquet") && !p.contains("/_delta_log/") && !active.contains(p)
-              && !seeded.contains(p))
+          .filter(
+              p ->
+                  p.endsWith(".parquet")
+                      && !p.contains("/_delta_log/")
+                      && !active.contains(p)
+                      && !seeded.contains(p))
           .collect(Collectors.toSet());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -22,24 +22,38 @@ public final class HandLoggedTables {
     return new String[] {
       "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}",
       "{\"metaData\":{\"id\":\"6f0c8c1e-0000-4000-8000-000000000019\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
-          + "\"schemaString\":\"" + SCHEMA + "\",\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}"
+          + "\"schemaString\":\""
+          + SCHEMA
+          + "\",\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}"
     };
   }
 
   /** An add of {@code path}, spelled exactly as given. */
   public static String add(String path) {
-    return "{\"add\":{\"path\":\"" + path + "\",\"partitionValues\":{},\"size\":8,\"modificationTime\":1,\"dataChange\":true}}";
+    return "{\"add\":{\"path\":\""
+        + path
+        + "\",\"partitionValues\":{},\"size\":8,\"modificationTime\":1,\"dataChange\":true}}";
   }
 
   /** A remove of {@code path}, spelled exactly as given, at {@code millis}. */
   public static String remove(String path, long millis) {
-    return "{\"remove\":{\"path\":\"" + path + "\",\"deletionTimestamp\":" + millis + ",\"dataChange\":true}}";
+    return "{\"remove\":{\"path\":\""
+        + path
+        + "\",\"deletionTimestamp\":"
+        + millis
+        + ",\"dataChange\":true}}";
   }
 
-  /** Writes commit {@code version} of {@code table}: a commitInfo at {@code millis}, then {@code actions}. */
-  public static void commit(Storage storage, TableLocation table, long version, long millis, String... actions)
+  /**
+   * Writes commit {@code version} of {@code table}: a commitInfo at {@code millis}, then {@code
+   * actions}.
+   */
+  public static void commit(
+      Storage storage, TableLocation table, long version, long millis, String... actions)
       throws IOException {
-    StringBuilder log = new StringBuilder("{\"commitInfo\":{\"timestamp\":" + millis + ",\"operation\":\"WRITE\"}}\n");
+    StringBuilder log =
+        new StringBuilder(
+            "{\"commitInfo\":{\"timestamp\":" + millis + ",\"operation\":\"WRITE\"}}\n");
     for (String action : actions) {
       log.append(action).append('\n');
     }
@@ -47,7 +61,8 @@ public final class HandLoggedTables {
   }
 
   /** Writes a small data file {@code name} under {@code table}. */
-  public static void dataFile(Storage storage, TableLocation table, String name) throws IOException {
+  public static void dataFile(Storage storage, TableLocation table, String name)
+      throws IOException {
     write(storage, table.child(name), "bytes of " + name);
   }
 

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HeadlessChromium {
 
-  private static final Path BINARY = Path.of(System.getenv().getOrDefault("COMPACTOR_CHROMIUM", "/usr/bin/chromium"));
+  private static final Path BINARY =
+      Path.of(System.getenv().getOrDefault("COMPACTOR_CHROMIUM", "/usr/bin/chromium"));
 
   private HeadlessChromium() {}
 
@@ -25,27 +26,51 @@ public final class HeadlessChromium {
   }
 
   /** A PNG of the page in a window of {@code width} x {@code height}. */
-  public static Path screenshot(Path page, Path png, int width, int height) throws IOException, InterruptedException {
-    run(page, List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height, "--hide-scrollbars"));
+  public static Path screenshot(Path page, Path png, int width, int height)
+      throws IOException, InterruptedException {
+    run(
+        page,
+        List.of(
+            "--screenshot=" + png.toAbsolutePath(),
+            "--window-size=" + width + "," + height,
+            "--hide-scrollbars"));
     return png;
   }
 
   private static byte[] run(Path page, List<String> mode) throws IOException, InterruptedException {
     if (!Files.isExecutable(BINARY)) {
-      throw new IllegalStateException(BINARY + " is missing: install Debian's chromium (bin/test does: apt-get install chromium)");
+      throw new IllegalStateException(
+          BINARY
+              + " is missing: install Debian's chromium (bin/test does: apt-get install chromium)");
     }
     Path profile = Files.createTempDirectory("chromium-profile");
-    List<String> command = new ArrayList<>(List.of(BINARY.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--user-data-dir=" + profile));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                BINARY.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + profile));
     command.addAll(mode);
     command.add(page.toUri().toString());
     try {
-      Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      Process process =
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       byte[] out = process.getInputStream().readAllBytes();
       if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
         process.destroyForcibly();
-        throw new IOException("chromium failed on " + page + " (exit " + (process.isAlive() ? "timeout" : process.exitValue()) + ")");
+        throw new IOException(
+            "chromium failed on "
+                + page
+                + " (exit "
+                + (process.isAlive() ? "timeout" : process.exitValue())
+                + ")");
       }
       return out;
     } finally {

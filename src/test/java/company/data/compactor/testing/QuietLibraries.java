@@ -15,7 +15,10 @@ public final class QuietLibraries implements BeforeAllCallback {
 
   // Strong references: java.util.logging forgets the level of a logger nobody holds.
   private static final List<Logger> QUIET =
-      List.of(Logger.getLogger("io.delta.kernel"), Logger.getLogger("org.apache.hadoop"), Logger.getLogger("org.apache.parquet"));
+      List.of(
+          Logger.getLogger("io.delta.kernel"),
+          Logger.getLogger("org.apache.hadoop"),
+          Logger.getLogger("org.apache.parquet"));
 
   @Override
   public void beforeAll(ExtensionContext context) {

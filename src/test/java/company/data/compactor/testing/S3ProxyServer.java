@@ -1,5 +1,6 @@
 package company.data.compactor.testing;
 
+import company.data.compactor.storage.s3.S3Clients;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import software.amazon.awssdk.services.s3.S3Client;
-import company.data.compactor.storage.s3.S3Clients;
 
 /**
  * One real S3Proxy server per test JVM, on 127.0.0.1 and an ephemeral port, with a filesystem
@@ -50,26 +50,37 @@ public final class S3ProxyServer {
       try (ServerSocket socket = new ServerSocket(0)) {
         port = socket.getLocalPort();
       }
-      Path base = Files.createDirectories(Path.of("target", "s3proxy-" + UUID.randomUUID()).toAbsolutePath());
+      Path base =
+          Files.createDirectories(
+              Path.of("target", "s3proxy-" + UUID.randomUUID()).toAbsolutePath());
       Path properties = base.resolve("s3proxy.properties");
-      Files.writeString(properties, String.join("\n",
-          "s3proxy.endpoint=http://127.0.0.1:" + port,
-          "s3proxy.authorization=aws-v2-or-v4",
-          "s3proxy.identity=" + ACCESS_KEY,
-          "s3proxy.credential=" + SECRET_KEY,
-          "jclouds.provider=filesystem",
-          "jclouds.filesystem.basedir=" + base.resolve("data"),
-          ""));
+      Files.writeString(
+          properties,
+          String.join(
+              "\n",
+              "s3proxy.endpoint=http://127.0.0.1:" + port,
+              "s3proxy.authorization=aws-v2-or-v4",
+              "s3proxy.identity=" + ACCESS_KEY,
+              "s3proxy.credential=" + SECRET_KEY,
+              "jclouds.provider=filesystem",
+              "jclouds.filesystem.basedir=" + base.resolve("data"),
+              ""));
       Files.createDirectories(base.resolve("data"));
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m",
-          "-cp", System.getProperty("java.class.path"),
-          "org.gaul.s3proxy.Main", "--properties", properties.toString()));
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(base.resolve("s3proxy.log").toFile())
-          .start();
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx256m",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  "org.gaul.s3proxy.Main",
+                  "--properties",
+                  properties.toString()));
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(base.resolve("s3proxy.log").toFile())
+              .start();
       S3ProxyServer server = new S3ProxyServer(port, process);
       server.awaitReady(base.resolve("s3proxy.log"));
       return server;

@@ -49,12 +49,14 @@ public final class Snapshots {
         new TableSchema(
             List.of(new Column("id", "long", true), new Column("event_date", "string", true)),
             List.of("event_date"));
-    return new TableSnapshot(new TableLocation("file:/t"), version, schema, files, Map.of(), Set.of());
+    return new TableSnapshot(
+        new TableLocation("file:/t"), version, schema, files, Map.of(), Set.of());
   }
 
   /** A snapshot of an unpartitioned table holding {@code files}. */
   public static TableSnapshot unpartitioned(long version, List<DataFile> files) {
     TableSchema schema = new TableSchema(List.of(new Column("id", "long", true)), List.of());
-    return new TableSnapshot(new TableLocation("file:/t"), version, schema, files, Map.of(), Set.of());
+    return new TableSnapshot(
+        new TableLocation("file:/t"), version, schema, files, Map.of(), Set.of());
   }
 }

@@ -34,19 +34,26 @@ import org.junit.jupiter.api.io.TempDir;
  * v4 (recent) remove d with DV4: d and DV4 wait out the retention; cdc-4
  * </pre>
  *
- * Live: a, b, e, DV1, DV2 (active), d and DV4 (removed by an unexpired tombstone), cdc-2 (v2 is
- * the table as of the cutoff), cdc-3 and cdc-4 (retained versions). Expired: c, DV3, cdc-1.
+ * Live: a, b, e, DV1, DV2 (active), d and DV4 (removed by an unexpired tombstone), cdc-2 (v2 is the
+ * table as of the cutoff), cdc-3 and cdc-4 (retained versions). Expired: c, DV3, cdc-1.
  */
 class DeletionVectorVacuumIT {
 
-  /** The Delta protocol's own example: prefix {@code ab}, UUID d2c639aa-8816-431a-aaf6-d3fe2512ff61. */
+  /**
+   * The Delta protocol's own example: prefix {@code ab}, UUID d2c639aa-8816-431a-aaf6-d3fe2512ff61.
+   */
   static final String DV1_Z85 = "ab^-aqEH.-t@S}K{vb[*k^";
+
   static final String DV1_FILE = "ab/deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin";
+
   /** No prefix: UUID 61d16c75-6994-46b7-a15b-8b538852e50e. */
   static final String DV2_Z85 = "vBn[lx{q8@P<9BNH/isA";
+
   static final String DV2_FILE = "deletion_vector_61d16c75-6994-46b7-a15b-8b538852e50e.bin";
+
   /** UUID 3f1e2d3c-4b5a-4697-8877-665544332211. */
   static final String DV3_Z85 = "koqysoiK/KH<9Dhl]c20";
+
   static final String DV3_FILE = "deletion_vector_3f1e2d3c-4b5a-4697-8877-665544332211.bin";
   static final String DV4_FILE = "dvs/deletion_vector_0a1b2c3d-4e5f-4061-9273-849506172839.bin";
 
@@ -63,38 +70,76 @@ class DeletionVectorVacuumIT {
   void tableWithDeletionVectorsAndChangeData() throws IOException {
     table = Files.createDirectories(dir.resolve("dv"));
     location = TableLocation.parse("dv", dir);
-    for (String file : List.of("a.parquet", "b.parquet", "c.parquet", "d.parquet", "e.parquet", DV1_FILE, DV2_FILE,
-        DV3_FILE, DV4_FILE, "_change_data/cdc-1.parquet", "_change_data/cdc-2.parquet", "_change_data/cdc-3.parquet",
-        "_change_data/cdc-4.parquet")) {
+    for (String file :
+        List.of(
+            "a.parquet",
+            "b.parquet",
+            "c.parquet",
+            "d.parquet",
+            "e.parquet",
+            DV1_FILE,
+            DV2_FILE,
+            DV3_FILE,
+            DV4_FILE,
+            "_change_data/cdc-1.parquet",
+            "_change_data/cdc-2.parquet",
+            "_change_data/cdc-3.parquet",
+            "_change_data/cdc-4.parquet")) {
       Path path = table.resolve(file);
       Files.createDirectories(path.getParent());
       Files.writeString(path, "bytes of " + file);
       Files.setLastModifiedTime(path, FileTime.fromMillis(OLD));
     }
-    String schema = "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}]}";
-    commit(0, OLD,
+    String schema =
+        "{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}}]}";
+    commit(
+        0,
+        OLD,
         "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"deletionVectors\"],"
             + "\"writerFeatures\":[\"deletionVectors\",\"changeDataFeed\"]}}",
         "{\"metaData\":{\"id\":\"6f0c8c1e-0000-4000-8000-000000000002\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
-            + "\"schemaString\":\"" + schema + "\",\"partitionColumns\":[],"
+            + "\"schemaString\":\""
+            + schema
+            + "\",\"partitionColumns\":[],"
             + "\"configuration\":{\"delta.enableDeletionVectors\":\"true\",\"delta.enableChangeDataFeed\":\"true\"},\"createdTime\":1}}",
-        add("a.parquet", null), add("b.parquet", null), add("c.parquet", null), add("d.parquet", null),
+        add("a.parquet", null),
+        add("b.parquet", null),
+        add("c.parquet", null),
+        add("d.parquet", null),
         add("e.parquet", dv("i", "wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L", 1)));
-    commit(1, OLD + 1000,
-        remove("a.parquet", null, OLD + 1000), add("a.parquet", dv("u", DV1_Z85, 1)),
-        remove("c.parquet", null, OLD + 1000), add("c.parquet", dv("u", DV3_Z85, 1)),
+    commit(
+        1,
+        OLD + 1000,
+        remove("a.parquet", null, OLD + 1000),
+        add("a.parquet", dv("u", DV1_Z85, 1)),
+        remove("c.parquet", null, OLD + 1000),
+        add("c.parquet", dv("u", DV3_Z85, 1)),
         cdc("_change_data/cdc-1.parquet"));
-    commit(2, OLD + 2000, remove("c.parquet", dv("u", DV3_Z85, 1), OLD + 2000), cdc("_change_data/cdc-2.parquet"));
+    commit(
+        2,
+        OLD + 2000,
+        remove("c.parquet", dv("u", DV3_Z85, 1), OLD + 2000),
+        cdc("_change_data/cdc-2.parquet"));
     String dv4 = dv("p", location.uri() + "/" + DV4_FILE, 1);
-    commit(3, RECENT,
-        remove("b.parquet", null, RECENT), add("b.parquet", dv("u", DV2_Z85, 1)),
-        remove("d.parquet", null, RECENT), add("d.parquet", dv4),
+    commit(
+        3,
+        RECENT,
+        remove("b.parquet", null, RECENT),
+        add("b.parquet", dv("u", DV2_Z85, 1)),
+        remove("d.parquet", null, RECENT),
+        add("d.parquet", dv4),
         cdc("_change_data/cdc-3.parquet"));
-    commit(4, RECENT + 1000, remove("d.parquet", dv4, RECENT + 1000), cdc("_change_data/cdc-4.parquet"));
+    commit(
+        4,
+        RECENT + 1000,
+        remove("d.parquet", dv4, RECENT + 1000),
+        cdc("_change_data/cdc-4.parquet"));
   }
 
   private void commit(long version, long millis, String... actions) throws IOException {
-    StringBuilder log = new StringBuilder("{\"commitInfo\":{\"timestamp\":" + millis + ",\"operation\":\"WRITE\"}}\n");
+    StringBuilder log =
+        new StringBuilder(
+            "{\"commitInfo\":{\"timestamp\":" + millis + ",\"operation\":\"WRITE\"}}\n");
     for (String action : actions) {
       log.append(action).append('\n');
     }
@@ -106,34 +151,59 @@ class DeletionVectorVacuumIT {
 
   private static String dv(String storageType, String pathOrInline, long cardinality) {
     String offset = storageType.equals("i") ? "" : "\"offset\":1,";
-    return "{\"storageType\":\"" + storageType + "\",\"pathOrInlineDv\":\"" + pathOrInline + "\"," + offset
-        + "\"sizeInBytes\":34,\"cardinality\":" + cardinality + "}";
+    return "{\"storageType\":\""
+        + storageType
+        + "\",\"pathOrInlineDv\":\""
+        + pathOrInline
+        + "\","
+        + offset
+        + "\"sizeInBytes\":34,\"cardinality\":"
+        + cardinality
+        + "}";
   }
 
   private static String add(String path, String dv) {
-    return "{\"add\":{\"path\":\"" + path + "\",\"partitionValues\":{},\"size\":20,\"modificationTime\":" + OLD
-        + ",\"dataChange\":true,\"stats\":\"{\\\"numRecords\\\":3}\"" + (dv == null ? "" : ",\"deletionVector\":" + dv) + "}}";
+    return "{\"add\":{\"path\":\""
+        + path
+        + "\",\"partitionValues\":{},\"size\":20,\"modificationTime\":"
+        + OLD
+        + ",\"dataChange\":true,\"stats\":\"{\\\"numRecords\\\":3}\""
+        + (dv == null ? "" : ",\"deletionVector\":" + dv)
+        + "}}";
   }
 
   private static String remove(String path, String dv, long at) {
-    return "{\"remove\":{\"path\":\"" + path + "\",\"deletionTimestamp\":" + at + ",\"dataChange\":true,"
-        + "\"extendedFileMetadata\":true,\"partitionValues\":{},\"size\":20" + (dv == null ? "" : ",\"deletionVector\":" + dv) + "}}";
+    return "{\"remove\":{\"path\":\""
+        + path
+        + "\",\"deletionTimestamp\":"
+        + at
+        + ",\"dataChange\":true,"
+        + "\"extendedFileMetadata\":true,\"partitionValues\":{},\"size\":20"
+        + (dv == null ? "" : ",\"deletionVector\":" + dv)
+        + "}}";
   }
 
   private static String cdc(String path) {
-    return "{\"cdc\":{\"path\":\"" + path + "\",\"partitionValues\":{},\"size\":20,\"dataChange\":false}}";
+    return "{\"cdc\":{\"path\":\""
+        + path
+        + "\",\"partitionValues\":{},\"size\":20,\"dataChange\":false}}";
   }
 
   private VacuumResult vacuum(VacuumMode mode, boolean dryRun) {
     Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     KernelDeltaTables tables = new KernelDeltaTables(storage);
-    return new VacuumExecutor(storage, new KernelLogReader(storage), new KernelRewriteCommitter(storage, clock),
-        new VacuumPlanner(clock)).vacuum(tables.loadLatest(location), mode, 168, dryRun);
+    return new VacuumExecutor(
+            storage,
+            new KernelLogReader(storage),
+            new KernelRewriteCommitter(storage, clock),
+            new VacuumPlanner(clock))
+        .vacuum(tables.loadLatest(location), mode, 168, dryRun);
   }
 
   private List<String> remainingFiles() throws IOException {
     try (Stream<Path> files = Files.walk(table)) {
-      return files.filter(Files::isRegularFile)
+      return files
+          .filter(Files::isRegularFile)
           .map(p -> table.relativize(p).toString())
           .filter(p -> !p.startsWith("_delta_log"))
           .sorted()
@@ -149,23 +219,38 @@ class DeletionVectorVacuumIT {
   }
 
   @Test
-  void full_keepsEveryFileARetainedVersionReads_deletionVectorsAndChangeDataIncluded() throws IOException {
+  void full_keepsEveryFileARetainedVersionReads_deletionVectorsAndChangeDataIncluded()
+      throws IOException {
     VacuumResult result = vacuum(VacuumMode.FULL, false);
 
-    assertThat(candidates(result)).containsExactly("_change_data/cdc-1.parquet", "c.parquet", DV3_FILE);
-    assertThat(remainingFiles()).containsExactly(
-        "_change_data/cdc-2.parquet", "_change_data/cdc-3.parquet", "_change_data/cdc-4.parquet",
-        "a.parquet", DV1_FILE, "b.parquet", "d.parquet", DV2_FILE, DV4_FILE, "e.parquet");
+    assertThat(candidates(result))
+        .containsExactly("_change_data/cdc-1.parquet", "c.parquet", DV3_FILE);
+    assertThat(remainingFiles())
+        .containsExactly(
+            "_change_data/cdc-2.parquet",
+            "_change_data/cdc-3.parquet",
+            "_change_data/cdc-4.parquet",
+            "a.parquet",
+            DV1_FILE,
+            "b.parquet",
+            "d.parquet",
+            DV2_FILE,
+            DV4_FILE,
+            "e.parquet");
     assertThat(result.deletedFiles()).isEqualTo(3);
   }
 
   @Test
-  void lite_deletesADeletionVectorFileWithTheTombstonesThatReferenceIt_andNothingLive() throws IOException {
+  void lite_deletesADeletionVectorFileWithTheTombstonesThatReferenceIt_andNothingLive()
+      throws IOException {
     VacuumResult result = vacuum(VacuumMode.LITE, false);
 
-    assertThat(candidates(result)).containsExactly("_change_data/cdc-1.parquet", "c.parquet", DV3_FILE);
-    assertThat(result.plan().candidates()).allSatisfy(c -> assertThat(c.reason()).isEqualTo("expired_tombstone"));
-    assertThat(remainingFiles()).contains(DV1_FILE, DV2_FILE, DV4_FILE, "d.parquet", "_change_data/cdc-2.parquet")
+    assertThat(candidates(result))
+        .containsExactly("_change_data/cdc-1.parquet", "c.parquet", DV3_FILE);
+    assertThat(result.plan().candidates())
+        .allSatisfy(c -> assertThat(c.reason()).isEqualTo("expired_tombstone"));
+    assertThat(remainingFiles())
+        .contains(DV1_FILE, DV2_FILE, DV4_FILE, "d.parquet", "_change_data/cdc-2.parquet")
         .doesNotContain(DV3_FILE, "c.parquet");
   }
 }

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link PathSpellingVacuumContract} on local disk: {@code FILE:/x}, {@code file:///x}, {@code File:/x}. */
+/**
+ * {@link PathSpellingVacuumContract} on local disk: {@code FILE:/x}, {@code file:///x}, {@code
+ * File:/x}.
+ */
 class LocalPathSpellingVacuumIT extends PathSpellingVacuumContract {
 
   @TempDir Path dir;

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 abstract class PathSpellingVacuumContract {
 
   private static final long NOW = System.currentTimeMillis();
+
   /** Thirty days on: every file and tombstone is older than the 168 h cutoff. */
   private final Clock later = Clock.offset(Clock.systemUTC(), Duration.ofDays(30));
 
@@ -38,13 +39,20 @@ abstract class PathSpellingVacuumContract {
   /** A fresh, empty table location on {@link #storage()}. */
   abstract TableLocation newTable() throws Exception;
 
-  /** Absolute spellings, of {@code name} under {@code table}, that readers accept for the root's scheme. */
+  /**
+   * Absolute spellings, of {@code name} under {@code table}, that readers accept for the root's
+   * scheme.
+   */
   abstract List<String> spellings(TableLocation table, String name);
 
   private VacuumResult vacuum(TableLocation table, VacuumMode mode) {
     TableSnapshot snapshot = new KernelDeltaTables(storage()).loadLatest(table);
-    return new VacuumExecutor(storage(), new KernelLogReader(storage()), new KernelRewriteCommitter(storage(), later),
-        new VacuumPlanner(later)).vacuum(snapshot, mode, 168, false);
+    return new VacuumExecutor(
+            storage(),
+            new KernelLogReader(storage()),
+            new KernelRewriteCommitter(storage(), later),
+            new VacuumPlanner(later))
+        .vacuum(snapshot, mode, 168, false);
   }
 
   private String spelling(TableLocation table, int index) {
@@ -53,37 +61,54 @@ abstract class PathSpellingVacuumContract {
 
   @ParameterizedTest
   @ValueSource(ints = {0, 1, 2})
-  void full_neverDeletesAnActiveFile_whateverSpellingOfTheRootTheLogUses(int index) throws Exception {
+  void full_neverDeletesAnActiveFile_whateverSpellingOfTheRootTheLogUses(int index)
+      throws Exception {
     TableLocation table = newTable();
     String logged = spelling(table, index);
     dataFile(storage(), table, "a.parquet");
     dataFile(storage(), table, "b.parquet");
-    commit(storage(), table, 0, NOW, Stream.concat(Stream.of(protocolAndMetadata()),
-        Stream.of(add(logged), add("b.parquet"))).toArray(String[]::new));
+    commit(
+        storage(),
+        table,
+        0,
+        NOW,
+        Stream.concat(Stream.of(protocolAndMetadata()), Stream.of(add(logged), add("b.parquet")))
+            .toArray(String[]::new));
 
     VacuumResult result = vacuum(table, VacuumMode.FULL);
 
     assertThat(result.plan().candidates()).as("logged as %s", logged).isEmpty();
     assertThat(storage().stat(table.child("a.parquet")).sizeBytes()).isPositive();
     TableSnapshot after = new KernelDeltaTables(storage()).loadLatest(table);
-    assertThat(after.activeFiles()).extracting(DataFile::path)
+    assertThat(after.activeFiles())
+        .extracting(DataFile::path)
         .as("one spelling leaves the adapter: the listing's")
         .containsExactlyInAnyOrder(table.child("a.parquet"), table.child("b.parquet"));
-    assertThat(after.activeFiles()).extracting(DataFile::logPath).as("the logged form is kept for removes")
+    assertThat(after.activeFiles())
+        .extracting(DataFile::logPath)
+        .as("the logged form is kept for removes")
         .containsExactlyInAnyOrder(logged, "b.parquet");
     for (DataFile file : after.activeFiles()) {
-      assertThat(storage().stat(file.path()).sizeBytes()).as("%s still readable", file.path()).isPositive();
+      assertThat(storage().stat(file.path()).sizeBytes())
+          .as("%s still readable", file.path())
+          .isPositive();
     }
   }
 
   @ParameterizedTest
   @ValueSource(ints = {0, 1, 2})
-  void lite_neverDeletesAFileReAddedUnderAnotherSpelling_afterAnExpiredRemoval(int index) throws Exception {
+  void lite_neverDeletesAFileReAddedUnderAnotherSpelling_afterAnExpiredRemoval(int index)
+      throws Exception {
     TableLocation table = newTable();
     String logged = spelling(table, index);
     dataFile(storage(), table, "a.parquet");
-    commit(storage(), table, 0, NOW, Stream.concat(Stream.of(protocolAndMetadata()), Stream.of(add("a.parquet")))
-        .toArray(String[]::new));
+    commit(
+        storage(),
+        table,
+        0,
+        NOW,
+        Stream.concat(Stream.of(protocolAndMetadata()), Stream.of(add("a.parquet")))
+            .toArray(String[]::new));
     commit(storage(), table, 1, NOW + 1, remove("a.parquet", NOW + 1));
     commit(storage(), table, 2, NOW + 2, add(logged));
 
@@ -91,7 +116,8 @@ abstract class PathSpellingVacuumContract {
 
     assertThat(result.plan().candidates()).as("re-added as %s", logged).isEmpty();
     assertThat(storage().stat(table.child("a.parquet")).sizeBytes()).isPositive();
-    assertThat(new KernelDeltaTables(storage()).loadLatest(table).activeFiles()).extracting(DataFile::path)
+    assertThat(new KernelDeltaTables(storage()).loadLatest(table).activeFiles())
+        .extracting(DataFile::path)
         .containsExactly(table.child("a.parquet"));
   }
 }

@@ -46,7 +46,11 @@ class S3VacuumIT {
         List<Future<?>> puts = new ArrayList<>();
         for (int i = 0; i < 2500; i++) {
           String key = "demo/event_date=2026-10-17/orphan-" + i + ".parquet";
-          puts.add(pool.submit(() -> client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("x"))));
+          puts.add(
+              pool.submit(
+                  () ->
+                      client.putObject(
+                          b -> b.bucket(bucket).key(key), RequestBody.fromString("x"))));
         }
         for (Future<?> put : puts) {
           put.get();
@@ -55,17 +59,23 @@ class S3VacuumIT {
         pool.shutdownNow();
       }
       List<Integer> calls = java.util.Collections.synchronizedList(new ArrayList<>());
-      Storage counting = new ForwardingStorage(s3) {
-        @Override
-        public int deleteAll(Collection<String> paths) throws IOException {
-          calls.add(paths.size());
-          return super.deleteAll(paths);
-        }
-      };
+      Storage counting =
+          new ForwardingStorage(s3) {
+            @Override
+            public int deleteAll(Collection<String> paths) throws IOException {
+              calls.add(paths.size());
+              return super.deleteAll(paths);
+            }
+          };
       Clock later = Clock.offset(Clock.systemUTC(), Duration.ofDays(8));
 
-      VacuumResult result = new VacuumExecutor(counting, new KernelLogReader(s3), new KernelRewriteCommitter(s3, later), new VacuumPlanner(later))
-          .vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
+      VacuumResult result =
+          new VacuumExecutor(
+                  counting,
+                  new KernelLogReader(s3),
+                  new KernelRewriteCommitter(s3, later),
+                  new VacuumPlanner(later))
+              .vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
 
       assertThat(result.deletedFiles()).isEqualTo(2500);
       // Three DeleteObjects requests, sent concurrently, so in any order.

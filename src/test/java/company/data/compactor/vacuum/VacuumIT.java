@@ -49,14 +49,33 @@ class VacuumIT {
     location = TableLocation.parse("demo", dir);
     new DemoSeeder(storage, tables, new KernelTableWriter(storage)).seed(location);
     TableSnapshot seeded = tables.loadLatest(location);
-    new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(),
-        dir.resolve("scratch"), Clock.systemUTC())
-        .execute(CompactionPlanner.plan(seeded, new CompactionOptions(ByteSizes.mbToBytes(128), 40, ByteSizes.mbToBytes(128),
-            1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of())), seeded);
+    new CompactionExecutor(
+            storage,
+            new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            RewriteSettings.defaults(),
+            dir.resolve("scratch"),
+            Clock.systemUTC())
+        .execute(
+            CompactionPlanner.plan(
+                seeded,
+                new CompactionOptions(
+                    ByteSizes.mbToBytes(128),
+                    40,
+                    ByteSizes.mbToBytes(128),
+                    1L << 30,
+                    PartitionFilter.all(),
+                    OptionalLong.empty(),
+                    Layout.BIN_PACK,
+                    List.of())),
+            seeded);
   }
 
   private VacuumExecutor executor(Storage through, Clock clock) {
-    return new VacuumExecutor(through, new KernelLogReader(through), new KernelRewriteCommitter(through, clock), new VacuumPlanner(clock));
+    return new VacuumExecutor(
+        through,
+        new KernelLogReader(through),
+        new KernelRewriteCommitter(through, clock),
+        new VacuumPlanner(clock));
   }
 
   private long parquetFiles() throws IOException {
@@ -67,18 +86,26 @@ class VacuumIT {
 
   @Test
   void today_nothingIsEligible_theRemovedFilesAreInsideTheRetention() {
-    VacuumResult result = executor(storage, Clock.systemUTC()).vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, false);
+    VacuumResult result =
+        executor(storage, Clock.systemUTC())
+            .vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, false);
 
     assertThat(result.plan().candidates()).isEmpty();
-    assertThat(result.plan().keptUnexpiredTombstones()).as("the 30 compacted files wait out the retention").isEqualTo(30);
+    assertThat(result.plan().keptUnexpiredTombstones())
+        .as("the 30 compacted files wait out the retention")
+        .isEqualTo(30);
     assertThat(result.deletedFiles()).isZero();
   }
 
   @Test
   void dryRun_listsTheThirtyExpiredFiles_andDeletesNothing() throws Exception {
-    VacuumResult result = executor(storage, eightDaysLater).vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, true);
+    VacuumResult result =
+        executor(storage, eightDaysLater)
+            .vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, true);
 
-    assertThat(result.plan().candidates()).hasSize(30).allSatisfy(c -> assertThat(c.reason()).isEqualTo("expired_tombstone"));
+    assertThat(result.plan().candidates())
+        .hasSize(30)
+        .allSatisfy(c -> assertThat(c.reason()).isEqualTo("expired_tombstone"));
     assertThat(result.deletedFiles()).isZero();
     assertThat(result.startVersion()).isNull();
     assertThat(parquetFiles()).isEqualTo(33);
@@ -87,9 +114,12 @@ class VacuumIT {
   @Test
   void apply_deletesTheExpiredFiles_recordsStartAndEnd_andTheTableReadsTheSame() throws Exception {
     TableSnapshot before = tables.loadLatest(location);
-    String checksum = DuckDb.checksum(before.activeFiles(), List.of("event_id", "customer_id", "event_type", "amount"));
+    String checksum =
+        DuckDb.checksum(
+            before.activeFiles(), List.of("event_id", "customer_id", "event_type", "amount"));
 
-    VacuumResult result = executor(storage, eightDaysLater).vacuum(before, VacuumMode.LITE, 168, false);
+    VacuumResult result =
+        executor(storage, eightDaysLater).vacuum(before, VacuumMode.LITE, 168, false);
     TableSnapshot after = tables.loadLatest(location);
 
     assertThat(result.deletedFiles()).isEqualTo(30);
@@ -97,25 +127,38 @@ class VacuumIT {
     assertThat(result.endVersion()).isEqualTo(35);
     assertThat(parquetFiles()).isEqualTo(3);
     assertThat(after.activeFiles()).containsExactlyInAnyOrderElementsOf(before.activeFiles());
-    assertThat(DuckDb.checksum(after.activeFiles(), List.of("event_id", "customer_id", "event_type", "amount"))).isEqualTo(checksum);
+    assertThat(
+            DuckDb.checksum(
+                after.activeFiles(), List.of("event_id", "customer_id", "event_type", "amount")))
+        .isEqualTo(checksum);
     String start = Files.readString(dir.resolve("demo/_delta_log/%020d.json".formatted(34)));
     String end = Files.readString(dir.resolve("demo/_delta_log/%020d.json".formatted(35)));
-    assertThat(start).contains("\"operation\":\"VACUUM START\"").contains("\"numFilesToDelete\":\"30\"");
+    assertThat(start)
+        .contains("\"operation\":\"VACUUM START\"")
+        .contains("\"numFilesToDelete\":\"30\"");
     assertThat(end).contains("\"operation\":\"VACUUM END\"").contains("\"numDeletedFiles\":\"30\"");
   }
 
   @Test
   void full_removesAnOrphanOlderThanTheCutoff_andKeepsAYoungerOne() throws Exception {
     Path partition = dir.resolve("demo/event_date=2026-10-17");
-    Path oldOrphan = Files.writeString(partition.resolve("orphan-old.parquet"), "from a crashed writer");
-    Path youngOrphan = Files.writeString(partition.resolve("orphan-young.parquet"), "being written right now");
-    Files.setLastModifiedTime(oldOrphan, FileTime.from(java.time.Instant.now().minus(Duration.ofDays(3))));
-    Files.setLastModifiedTime(youngOrphan, FileTime.from(java.time.Instant.now().plus(Duration.ofDays(7))));
+    Path oldOrphan =
+        Files.writeString(partition.resolve("orphan-old.parquet"), "from a crashed writer");
+    Path youngOrphan =
+        Files.writeString(partition.resolve("orphan-young.parquet"), "being written right now");
+    Files.setLastModifiedTime(
+        oldOrphan, FileTime.from(java.time.Instant.now().minus(Duration.ofDays(3))));
+    Files.setLastModifiedTime(
+        youngOrphan, FileTime.from(java.time.Instant.now().plus(Duration.ofDays(7))));
 
-    VacuumResult result = executor(storage, eightDaysLater).vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
+    VacuumResult result =
+        executor(storage, eightDaysLater)
+            .vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
 
-    assertThat(result.plan().candidates()).filteredOn(c -> c.reason().equals("untracked"))
-        .singleElement().satisfies(c -> assertThat(c.path()).endsWith("orphan-old.parquet"));
+    assertThat(result.plan().candidates())
+        .filteredOn(c -> c.reason().equals("untracked"))
+        .singleElement()
+        .satisfies(c -> assertThat(c.path()).endsWith("orphan-old.parquet"));
     assertThat(oldOrphan).doesNotExist();
     assertThat(youngOrphan).exists();
     assertThat(dir.resolve("demo/_delta_log/00000000000000000000.json")).exists();
@@ -126,28 +169,32 @@ class VacuumIT {
     Path partition = dir.resolve("demo/event_date=2026-10-18");
     for (int i = 0; i < 2500; i++) {
       Path orphan = Files.writeString(partition.resolve("orphan-" + i + ".parquet"), "x");
-      Files.setLastModifiedTime(orphan, FileTime.from(java.time.Instant.now().minus(Duration.ofDays(3))));
+      Files.setLastModifiedTime(
+          orphan, FileTime.from(java.time.Instant.now().minus(Duration.ofDays(3))));
     }
     List<Integer> batches = java.util.Collections.synchronizedList(new ArrayList<>());
     java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
     java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(2);
-    Storage counting = new ForwardingStorage(storage) {
-      @Override
-      public int deleteAll(Collection<String> paths) throws IOException {
-        batches.add(paths.size());
-        threads.add(Thread.currentThread().getName());
-        together.countDown();
-        try {
-          // The first two batches meet here only if they run at the same time.
-          together.await(5, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        return super.deleteAll(paths);
-      }
-    };
+    Storage counting =
+        new ForwardingStorage(storage) {
+          @Override
+          public int deleteAll(Collection<String> paths) throws IOException {
+            batches.add(paths.size());
+            threads.add(Thread.currentThread().getName());
+            together.countDown();
+            try {
+              // The first two batches meet here only if they run at the same time.
+              together.await(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return super.deleteAll(paths);
+          }
+        };
 
-    VacuumResult result = executor(counting, eightDaysLater).vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
+    VacuumResult result =
+        executor(counting, eightDaysLater)
+            .vacuum(tables.loadLatest(location), VacuumMode.FULL, 168, false);
 
     assertThat(result.deletedFiles()).isEqualTo(2530);
     assertThat(batches).containsExactlyInAnyOrder(1000, 1000, 530);

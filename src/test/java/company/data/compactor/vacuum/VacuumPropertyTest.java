@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * with change-data files) and orphan files at random times, vacuumed at a random later time: no
  * deleted file is read by the current version or by any version younger than the retention (data
  * files, deletion-vector files, change-data files), every deleted file's object is older than the
- * cutoff, and lite mode deletes only tombstoned files. Pure and seeded, so a failure names its seed.
+ * cutoff, and lite mode deletes only tombstoned files. Pure and seeded, so a failure names its
+ * seed.
  */
 class VacuumPropertyTest {
 
@@ -73,7 +74,8 @@ class VacuumPropertyTest {
           objects.put(path, time);
         }
       } else if (op <= 5 && active.size() >= 2) {
-        List<String> inputs = new ArrayList<>(active).subList(0, 2 + random.nextInt(Math.min(3, active.size() - 1)));
+        List<String> inputs =
+            new ArrayList<>(active).subList(0, 2 + random.nextInt(Math.min(3, active.size() - 1)));
         for (String input : new ArrayList<>(inputs)) {
           active.remove(input);
           remove(input, dvOf, tombstones, time, v);
@@ -85,7 +87,8 @@ class VacuumPropertyTest {
         // DELETE of some rows: remove the file with its old deletion vector, add it with a new one.
         String file = new ArrayList<>(active).get(random.nextInt(active.size()));
         remove(file, dvOf, tombstones, time, v);
-        String dv = ROOT + (random.nextBoolean() ? "/ab" : "") + "/deletion_vector_" + next++ + ".bin";
+        String dv =
+            ROOT + (random.nextBoolean() ? "/ab" : "") + "/deletion_vector_" + next++ + ".bin";
         dvOf.put(file, dv);
         objects.put(dv, time);
         changeData(random, changeDataOf, objects, v, time, next++);
@@ -96,7 +99,10 @@ class VacuumPropertyTest {
         changeData(random, changeDataOf, objects, v, time, next++);
       } else {
         // An orphan: written by a writer whose commit never landed (never in any version).
-        String orphan = random.nextBoolean() ? "/p=1/orphan" + next++ + ".parquet" : "/deletion_vector_orphan" + next++ + ".bin";
+        String orphan =
+            random.nextBoolean()
+                ? "/p=1/orphan" + next++ + ".parquet"
+                : "/deletion_vector_orphan" + next++ + ".bin";
         objects.put(ROOT + orphan, time);
       }
       times.add(time);
@@ -108,13 +114,17 @@ class VacuumPropertyTest {
       filesAt.add(reads);
     }
     // As the log reader reports them: a change-data file is released when the next version lands.
-    changeDataOf.forEach((v, path) -> tombstones.put(path,
-        new Tombstone(path, v + 1 < times.size() ? times.get(v + 1) : Long.MAX_VALUE, v)));
+    changeDataOf.forEach(
+        (v, path) ->
+            tombstones.put(
+                path,
+                new Tombstone(path, v + 1 < times.size() ? times.get(v + 1) : Long.MAX_VALUE, v)));
     return new History(times, filesAt, tombstones, dvOf, active, objects);
   }
 
   /** A remove action: tombstones the file and the deletion-vector file it carries. */
-  private static void remove(String file, Map<String, String> dvOf, Map<String, Tombstone> tombstones, long time, int v) {
+  private static void remove(
+      String file, Map<String, String> dvOf, Map<String, Tombstone> tombstones, long time, int v) {
     tombstones.put(file, new Tombstone(file, time, v));
     String dv = dvOf.remove(file);
     if (dv != null) {
@@ -123,7 +133,12 @@ class VacuumPropertyTest {
   }
 
   private static void changeData(
-      Random random, Map<Integer, String> changeDataOf, Map<String, Long> objects, int v, long time, int n) {
+      Random random,
+      Map<Integer, String> changeDataOf,
+      Map<String, Long> objects,
+      int v,
+      long time,
+      int n) {
     if (random.nextBoolean()) {
       String path = ROOT + "/_change_data/cdc-" + n + ".parquet";
       changeDataOf.put(v, path);
@@ -132,10 +147,20 @@ class VacuumPropertyTest {
   }
 
   private static DataFile dataFile(String path, History history) {
-    Optional<DeletionVector> dv = Optional.ofNullable(history.deletionVectorOf().get(path))
-        .map(file -> new DeletionVector(Optional.of(file), 1));
-    return new DataFile(path, path.substring(ROOT.length() + 1), 10, PartitionValues.none(), OptionalLong.of(1), 0,
-        dv.isPresent(), null, List.of(), dv);
+    Optional<DeletionVector> dv =
+        Optional.ofNullable(history.deletionVectorOf().get(path))
+            .map(file -> new DeletionVector(Optional.of(file), 1));
+    return new DataFile(
+        path,
+        path.substring(ROOT.length() + 1),
+        10,
+        PartitionValues.none(),
+        OptionalLong.of(1),
+        0,
+        dv.isPresent(),
+        null,
+        List.of(),
+        dv);
   }
 
   @Test
@@ -144,23 +169,41 @@ class VacuumPropertyTest {
       Random random = new Random(seed);
       History history = generate(random);
       long last = history.versionTimes().get(history.versionTimes().size() - 1);
-      Instant now = Instant.ofEpochMilli(last + random.nextInt(20) * DAY + random.nextInt(24) * 3_600_000L);
+      Instant now =
+          Instant.ofEpochMilli(last + random.nextInt(20) * DAY + random.nextInt(24) * 3_600_000L);
       int requestedHours = List.of(1, 168, 200, 336).get(random.nextInt(4));
       VacuumMode mode = random.nextBoolean() ? VacuumMode.LITE : VacuumMode.FULL;
 
       List<DataFile> current = history.active().stream().map(p -> dataFile(p, history)).toList();
-      TableSnapshot snapshot = new TableSnapshot(new TableLocation(ROOT), history.versionTimes().size() - 1,
-          new TableSchema(List.of(), List.of()), current, Map.of(), Set.of());
-      LogHistory log = new LogHistory(snapshot.version(), 0, history.versionTimes().get(0), -1,
-          new ArrayList<>(history.tombstones().values()), Set.of());
-      List<StoredObject> objects = history.objects().entrySet().stream()
-          .map(e -> new StoredObject(e.getKey(), 10, e.getValue()))
-          .toList();
+      TableSnapshot snapshot =
+          new TableSnapshot(
+              new TableLocation(ROOT),
+              history.versionTimes().size() - 1,
+              new TableSchema(List.of(), List.of()),
+              current,
+              Map.of(),
+              Set.of());
+      LogHistory log =
+          new LogHistory(
+              snapshot.version(),
+              0,
+              history.versionTimes().get(0),
+              -1,
+              new ArrayList<>(history.tombstones().values()),
+              Set.of());
+      List<StoredObject> objects =
+          history.objects().entrySet().stream()
+              .map(e -> new StoredObject(e.getKey(), 10, e.getValue()))
+              .toList();
 
-      VacuumPlan plan = new VacuumPlanner(Clock.fixed(now, ZoneOffset.UTC)).plan(snapshot, log, objects, mode, requestedHours);
+      VacuumPlan plan =
+          new VacuumPlanner(Clock.fixed(now, ZoneOffset.UTC))
+              .plan(snapshot, log, objects, mode, requestedHours);
 
       long cutoff = plan.cutoff().toEpochMilli();
-      assertThat(plan.retention().duration()).as("seed %d", seed).isGreaterThanOrEqualTo(Duration.ofHours(168));
+      assertThat(plan.retention().duration())
+          .as("seed %d", seed)
+          .isGreaterThanOrEqualTo(Duration.ofHours(168));
       Set<String> retained = new HashSet<>();
       for (int v = 0; v < history.versionTimes().size(); v++) {
         // A version stays readable by time travel while the next version's time is inside the
@@ -171,19 +214,27 @@ class VacuumPropertyTest {
         }
       }
       for (VacuumCandidate candidate : plan.candidates()) {
-        assertThat(retained).as("seed %d: %s is read by a retained version", seed, candidate.path())
+        assertThat(retained)
+            .as("seed %d: %s is read by a retained version", seed, candidate.path())
             .doesNotContain(candidate.path());
-        assertThat(history.objects().get(candidate.path())).as("seed %d: object time", seed).isLessThan(cutoff);
+        assertThat(history.objects().get(candidate.path()))
+            .as("seed %d: object time", seed)
+            .isLessThan(cutoff);
         if (mode == VacuumMode.LITE) {
-          assertThat(history.tombstones()).as("seed %d: lite deletes tombstoned files only", seed)
+          assertThat(history.tombstones())
+              .as("seed %d: lite deletes tombstoned files only", seed)
               .containsKey(candidate.path());
         }
       }
       // And it does its job: every tombstoned, unretained, old file is a candidate.
       for (Tombstone t : history.tombstones().values()) {
-        if (!retained.contains(t.path()) && t.removedAtMillis() < cutoff && history.objects().get(t.path()) < cutoff) {
-          assertThat(plan.candidates()).as("seed %d: %s is eligible", seed, t.path())
-              .extracting(VacuumCandidate::path).contains(t.path());
+        if (!retained.contains(t.path())
+            && t.removedAtMillis() < cutoff
+            && history.objects().get(t.path()) < cutoff) {
+          assertThat(plan.candidates())
+              .as("seed %d: %s is eligible", seed, t.path())
+              .extracting(VacuumCandidate::path)
+              .contains(t.path());
         }
       }
     }

@@ -23,8 +23,8 @@ interface BinRewriter extends AutoCloseable {
   /**
    * Writes the rows of {@code inputs} into {@code outDir}, split at {@code targetFileSizeBytes}.
    *
-   * @param zOrderColumns columns to cluster rows by ({@link company.data.compactor.compact.ZOrderKey});
-   *     empty keeps input order
+   * @param zOrderColumns columns to cluster rows by ({@link
+   *     company.data.compactor.compact.ZOrderKey}); empty keeps input order
    */
   List<DuckDbRewriter.Written> rewrite(
       TableLocation table,

@@ -96,17 +96,19 @@ final class BinRunner {
   }
 
   /** Rewrites {@code inputs} into {@code outDir} as the plan asks (bin-packed or Z-ordered). */
-  List<Output> rewrite(CompactionPlan plan, TableSnapshot snapshot, Bin bin, List<Path> inputs, Path outDir)
+  List<Output> rewrite(
+      CompactionPlan plan, TableSnapshot snapshot, Bin bin, List<Path> inputs, Path outDir)
       throws SQLException, IOException {
-    List<DuckDbRewriter.Written> written = rewriter.rewrite(
-        snapshot.location(),
-        snapshot.schema(),
-        snapshot.properties(),
-        inputs,
-        outDir,
-        plan.options().targetFileSizeBytes(),
-        settings.compression(),
-        plan.options().layout() == Layout.Z_ORDER ? plan.options().zOrderColumns() : List.of());
+    List<DuckDbRewriter.Written> written =
+        rewriter.rewrite(
+            snapshot.location(),
+            snapshot.schema(),
+            snapshot.properties(),
+            inputs,
+            outDir,
+            plan.options().targetFileSizeBytes(),
+            settings.compression(),
+            plan.options().layout() == Layout.Z_ORDER ? plan.options().zOrderColumns() : List.of());
     Map<String, String> tags = CommitParameters.tags(plan);
     List<Output> outputs = new ArrayList<>();
     for (DuckDbRewriter.Written file : written) {
@@ -121,20 +123,25 @@ final class BinRunner {
    *
    * @throws company.data.compactor.error.CompactorException naming the directory and where it leads
    */
-  void refuseOutputOutsideRoot(TableLocation location, PartitionValues partition) throws IOException {
-    String directory = partition.directory().isEmpty() ? location.uri() : location.child(partition.directory());
+  void refuseOutputOutsideRoot(TableLocation location, PartitionValues partition)
+      throws IOException {
+    String directory =
+        partition.directory().isEmpty() ? location.uri() : location.child(partition.directory());
     String realRoot = storage.realPath(location.uri());
     // Resolved through a child name so the directory itself, when it is a link, is followed.
     String realChild = storage.realPath(directory + "/output.parquet");
     if (!new TableLocation(TableLocation.canonicalPath(realRoot)).contains(realChild)) {
-      throw Errors.outputOutsideRoot(location, partition.label(), directory,
+      throw Errors.outputOutsideRoot(
+          location,
+          partition.label(),
+          directory,
           realChild.substring(0, realChild.lastIndexOf('/')));
     }
   }
 
   /**
-   * Uploads a verified output to its place in the table, after checking again that its directory
-   * is still inside the root (it may have become a link since the run started).
+   * Uploads a verified output to its place in the table, after checking again that its directory is
+   * still inside the root (it may have become a link since the run started).
    */
   void upload(TableLocation location, Output output) {
     NewDataFile file = output.file();
@@ -148,8 +155,13 @@ final class BinRunner {
       in.transferTo(out);
     } catch (IOException e) {
       // Named apart from the rewrite: the data was rewritten and verified; storage refused it.
-      throw Errors.operationFailed("uploading rewritten file " + file.path() + " of partition " + file.partition().label()
-          + " (nothing of this partition was committed; its files uploaded so far are deleted)", e);
+      throw Errors.operationFailed(
+          "uploading rewritten file "
+              + file.path()
+              + " of partition "
+              + file.partition().label()
+              + " (nothing of this partition was committed; its files uploaded so far are deleted)",
+          e);
     }
   }
 
@@ -159,12 +171,26 @@ final class BinRunner {
    * directories the inputs were in; the log path is that path URI-encoded.
    */
   private NewDataFile addAction(
-      TableSnapshot snapshot, PartitionValues partition, DuckDbRewriter.Written written, Map<String, String> tags) {
-    String name = written.path().getFileName().toString()
-        .replace(".parquet", "." + settings.compression().toLowerCase(Locale.ROOT) + ".parquet");
+      TableSnapshot snapshot,
+      PartitionValues partition,
+      DuckDbRewriter.Written written,
+      Map<String, String> tags) {
+    String name =
+        written
+            .path()
+            .getFileName()
+            .toString()
+            .replace(
+                ".parquet", "." + settings.compression().toLowerCase(Locale.ROOT) + ".parquet");
     String directory = partition.directory();
     String relative = directory.isEmpty() ? name : directory + "/" + name;
-    return new NewDataFile(snapshot.location().child(relative), LogPaths.encode(relative), written.sizeBytes(),
-        partition, written.statsJson(), clock.millis(), tags);
+    return new NewDataFile(
+        snapshot.location().child(relative),
+        LogPaths.encode(relative),
+        written.sizeBytes(),
+        partition,
+        written.statsJson(),
+        clock.millis(),
+        tags);
   }
 }

@@ -18,7 +18,8 @@ final class BoundedDuckDb {
    * {@code scratch/<name>-temp} and {@code scratch/<name>-home} (Lambda has no HOME), reading naive
    * timestamps (e.g. Spark's INT96) as UTC instants. The caller closes it.
    */
-  static Connection open(RewriteSettings settings, Path scratch, String name) throws SQLException, IOException {
+  static Connection open(RewriteSettings settings, Path scratch, String name)
+      throws SQLException, IOException {
     Path temp = Files.createDirectories(scratch.resolve(name + "-temp"));
     Path home = Files.createDirectories(scratch.resolve(name + "-home"));
     Connection connection = DuckDbConnections.inMemory();

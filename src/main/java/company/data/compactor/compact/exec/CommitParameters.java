@@ -19,11 +19,17 @@ final class CommitParameters {
 
   private CommitParameters() {}
 
-  /** {@code predicate}, {@code zOrderBy}, {@code targetSize}, {@code auto}, as Delta Lake records OPTIMIZE. */
+  /**
+   * {@code predicate}, {@code zOrderBy}, {@code targetSize}, {@code auto}, as Delta Lake records
+   * OPTIMIZE.
+   */
   static Map<String, String> operationParameters(CompactionPlan plan) {
     List<String> predicate =
-        plan.options().partitionFilter().isAll() ? List.of() : List.of(plan.options().partitionFilter().text());
-    List<String> zOrder = plan.options().layout() == Layout.Z_ORDER ? plan.options().zOrderColumns() : List.of();
+        plan.options().partitionFilter().isAll()
+            ? List.of()
+            : List.of(plan.options().partitionFilter().text());
+    List<String> zOrder =
+        plan.options().layout() == Layout.Z_ORDER ? plan.options().zOrderColumns() : List.of();
     return Map.of(
         "predicate", jsonArray(predicate),
         "zOrderBy", jsonArray(zOrder),
@@ -31,7 +37,9 @@ final class CommitParameters {
         "auto", "false");
   }
 
-  /** Z-ordered files record their columns, so reruns can skip them; bin-packed files record nothing. */
+  /**
+   * Z-ordered files record their columns, so reruns can skip them; bin-packed files record nothing.
+   */
   static Map<String, String> tags(CompactionPlan plan) {
     if (plan.options().layout() != Layout.Z_ORDER) {
       return Map.of();

@@ -23,15 +23,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Executes a {@link CompactionPlan}, one commit per partition (identified by its values, never by
- * a label) so a timeout loses at most the partition in flight, as a loop over three roles. For
- * each bin the {@link BinRunner} reads the inputs (in place on local disk, else copied to scratch)
- * and rewrites them; the {@link RewriteVerifier} measures the inputs and the outputs as the new add
+ * Executes a {@link CompactionPlan}, one commit per partition (identified by its values, never by a
+ * label) so a timeout loses at most the partition in flight, as a loop over three roles. For each
+ * bin the {@link BinRunner} reads the inputs (in place on local disk, else copied to scratch) and
+ * rewrites them; the {@link RewriteVerifier} measures the inputs and the outputs as the new add
  * actions will describe them; the runner uploads only when readers would see the same. Then the
  * {@link RewriteCommitManager} commits the partition's removes and adds and decides what may be
- * deleted. Outputs go under the table root, in the directory their partition values name. New
- * files are invisible until the commit; when the log proves the commit absent they are deleted;
- * when the outcome is unknown they are kept (vacuum removes them later if it did not land).
+ * deleted. Outputs go under the table root, in the directory their partition values name. New files
+ * are invisible until the commit; when the log proves the commit absent they are deleted; when the
+ * outcome is unknown they are kept (vacuum removes them later if it did not land).
  */
 public final class CompactionExecutor implements company.data.compactor.compact.Compactor {
 
@@ -48,7 +48,11 @@ public final class CompactionExecutor implements company.data.compactor.compact.
    * @param scratchRoot where per-run scratch directories are created (and deleted)
    */
   public CompactionExecutor(
-      Storage storage, RewriteCommitter committer, RewriteSettings settings, Path scratchRoot, Clock clock) {
+      Storage storage,
+      RewriteCommitter committer,
+      RewriteSettings settings,
+      Path scratchRoot,
+      Clock clock) {
     this(storage, committer, settings, scratchRoot, clock, DuckDbRewriter::new);
   }
 
@@ -87,14 +91,19 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     int done = 0;
     try (Scratch scratch = Scratch.create(scratchRoot);
         BinRewriter rewriter = rewriters.open(settings, scratch.dir());
-        RewriteVerifier verifier = new RewriteVerifier(snapshot.schema(), settings, scratch.dir())) {
-      Roles roles = new Roles(
-          new BinRunner(storage, rewriter, settings, clock), verifier, new RewriteCommitManager(storage, committer));
+        RewriteVerifier verifier =
+            new RewriteVerifier(snapshot.schema(), settings, scratch.dir())) {
+      Roles roles =
+          new Roles(
+              new BinRunner(storage, rewriter, settings, clock),
+              verifier,
+              new RewriteCommitManager(storage, committer));
       for (PartitionValues partition : byPartition.keySet()) {
         roles.runner().refuseOutputOutsideRoot(snapshot.location(), partition);
       }
       for (Map.Entry<PartitionValues, List<Bin>> entry : byPartition.entrySet()) {
-        PartitionResult result = compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), scratch, roles);
+        PartitionResult result =
+            compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), scratch, roles);
         results.add(result);
         if (result.committedVersion() != null) {
           version = Math.max(version, result.committedVersion());
@@ -123,7 +132,9 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         if (file.hasDeletionVector()) {
           throw Errors.unsupportedTable(
               snapshot.location(),
-              "file " + file.logPath() + " has a deletion vector (table feature deletionVectors);"
+              "file "
+                  + file.logPath()
+                  + " has a deletion vector (table feature deletionVectors);"
                   + " rewriting such files is not supported yet, nothing was written. Purge them"
                   + " first (Delta Lake: REORG TABLE ... APPLY (PURGE)).");
         }
@@ -139,11 +150,16 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   private record Roles(BinRunner runner, RewriteVerifier verifier, RewriteCommitManager commits) {}
 
   /**
-   * Rewrites a partition's bins and commits them together. A bin that cannot be verified stops
-   * the partition before its commit; whatever it had uploaded is deleted (nothing references it).
+   * Rewrites a partition's bins and commits them together. A bin that cannot be verified stops the
+   * partition before its commit; whatever it had uploaded is deleted (nothing references it).
    */
   private PartitionResult compactPartition(
-      CompactionPlan plan, TableSnapshot snapshot, PartitionValues partition, List<Bin> bins, Scratch scratch, Roles roles)
+      CompactionPlan plan,
+      TableSnapshot snapshot,
+      PartitionValues partition,
+      List<Bin> bins,
+      Scratch scratch,
+      Roles roles)
       throws IOException, SQLException {
     List<DataFile> removed = new ArrayList<>();
     List<NewDataFile> added = new ArrayList<>();
@@ -155,11 +171,16 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         try {
           List<Path> inputs = roles.runner().fetch(bin, binDir.resolve("in"));
           RewriteVerifier.Fingerprint before = roles.verifier().measure(inputSide(bin, inputs));
-          List<BinRunner.Output> outputs = roles.runner().rewrite(plan, snapshot, bin, inputs, binDir.resolve("out"));
-          List<String> differences = before.differences(roles.verifier().measure(outputSide(outputs)));
+          List<BinRunner.Output> outputs =
+              roles.runner().rewrite(plan, snapshot, bin, inputs, binDir.resolve("out"));
+          List<String> differences =
+              before.differences(roles.verifier().measure(outputSide(outputs)));
           if (!differences.isEmpty()) {
-            return PartitionResult.notCommitted(partition, PartitionResult.Status.VERIFICATION_FAILED,
-                "readers would see other data after the rewrite (" + String.join(", ", differences)
+            return PartitionResult.notCommitted(
+                partition,
+                PartitionResult.Status.VERIFICATION_FAILED,
+                "readers would see other data after the rewrite ("
+                    + String.join(", ", differences)
                     + "); nothing was committed");
           }
           for (BinRunner.Output output : outputs) {
@@ -170,14 +191,21 @@ public final class CompactionExecutor implements company.data.compactor.compact.
           rows += before.rows();
         } catch (RewriteVerifier.Refused e) {
           return PartitionResult.notCommitted(
-              partition, PartitionResult.Status.VERIFICATION_FAILED, e.getMessage() + "; nothing was committed");
+              partition,
+              PartitionResult.Status.VERIFICATION_FAILED,
+              e.getMessage() + "; nothing was committed");
         } finally {
           Scratch.deleteTree(binDir);
         }
       }
       handedOver = true;
-      return roles.commits().commit(plan, snapshot,
-          new RewriteCommitManager.PartitionRewrite(partition, bins.size(), removed, added, rows));
+      return roles
+          .commits()
+          .commit(
+              plan,
+              snapshot,
+              new RewriteCommitManager.PartitionRewrite(
+                  partition, bins.size(), removed, added, rows));
     } finally {
       if (!handedOver) {
         // Failed before the commit was attempted: nothing references these files, so they are
@@ -187,7 +215,9 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     }
   }
 
-  /** The inputs as readers saw them: each local file with the partition values of its add action. */
+  /**
+   * The inputs as readers saw them: each local file with the partition values of its add action.
+   */
   private static List<RewriteVerifier.Measured> inputSide(Bin bin, List<Path> inputs) {
     List<RewriteVerifier.Measured> measured = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -196,7 +226,10 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     return measured;
   }
 
-  /** The outputs as readers will see them: each written file with the partition values of its new add. */
+  /**
+   * The outputs as readers will see them: each written file with the partition values of its new
+   * add.
+   */
   private static List<RewriteVerifier.Measured> outputSide(List<BinRunner.Output> outputs) {
     return outputs.stream()
         .map(o -> new RewriteVerifier.Measured(o.written().path(), o.file().partition()))

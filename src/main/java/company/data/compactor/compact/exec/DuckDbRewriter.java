@@ -31,8 +31,8 @@ final class DuckDbRewriter implements BinRewriter {
   private final Connection connection;
 
   /**
-   * Opens DuckDB with its memory, threads, spill directory and home directory bounded to
-   * {@code scratch} (Lambda has no HOME).
+   * Opens DuckDB with its memory, threads, spill directory and home directory bounded to {@code
+   * scratch} (Lambda has no HOME).
    */
   DuckDbRewriter(RewriteSettings settings, Path scratch) throws SQLException, IOException {
     connection = BoundedDuckDb.open(settings, scratch, "duckdb");
@@ -61,25 +61,39 @@ final class DuckDbRewriter implements BinRewriter {
       List<String> zOrderColumns)
       throws SQLException, IOException {
     String source =
-        "read_parquet(" + Sql.pathList(inputs) + ", hive_partitioning = false, union_by_name = true)";
+        "read_parquet("
+            + Sql.pathList(inputs)
+            + ", hive_partitioning = false, union_by_name = true)";
     Projection projection = Projection.of(table, schema, columnsOf(source));
     if (projection.columns().isEmpty()) {
       throw Errors.unsupportedTable(table, "it has no data columns outside its partition columns");
     }
     long inputRows = count(source);
-    String query = zOrderColumns.isEmpty()
-        ? "SELECT " + projection.selectList() + " FROM " + source
-        : zOrdered(projection, source, schema, zOrderColumns);
+    String query =
+        zOrderColumns.isEmpty()
+            ? "SELECT " + projection.selectList() + " FROM " + source
+            : zOrdered(projection, source, schema, zOrderColumns);
     Files.createDirectories(outDir);
     long rowGroupRows = RowGroupSize.rows(targetFileSizeBytes, inputRows, totalSize(inputs));
-    String format = "FORMAT parquet, COMPRESSION " + compression
-        // zstd level 1: the same file size as the default level 3 here, about 25% faster.
-        + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
-        + ", ROW_GROUP_SIZE " + rowGroupRows;
+    String format =
+        "FORMAT parquet, COMPRESSION "
+            + compression
+            // zstd level 1: the same file size as the default level 3 here, about 25% faster.
+            + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
+            + ", ROW_GROUP_SIZE "
+            + rowGroupRows;
     try (Statement s = connection.createStatement()) {
       if (zOrderColumns.isEmpty()) {
-        s.execute("COPY (" + query + ") TO " + Sql.literal(outDir.toString()) + " (" + format
-            + ", FILE_SIZE_BYTES " + targetFileSizeBytes + ", FILENAME_PATTERN 'part-{uuid}', OVERWRITE_OR_IGNORE true)");
+        s.execute(
+            "COPY ("
+                + query
+                + ") TO "
+                + Sql.literal(outDir.toString())
+                + " ("
+                + format
+                + ", FILE_SIZE_BYTES "
+                + targetFileSizeBytes
+                + ", FILENAME_PATTERN 'part-{uuid}', OVERWRITE_OR_IGNORE true)");
       } else {
         writeInOrder(s, query, outDir, format, targetFileSizeBytes, rowGroupRows);
         for (int j = 0; j < zOrderColumns.size(); j++) {
@@ -89,7 +103,8 @@ final class DuckDbRewriter implements BinRewriter {
     }
     List<Path> written;
     try (Stream<Path> files = Files.list(outDir)) {
-      written = files.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
+      written =
+          files.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
     }
     List<StatsColumns.Leaf> statsColumns = StatsColumns.of(projection.columns(), properties);
     List<Written> outputs = new ArrayList<>();
@@ -114,12 +129,13 @@ final class DuckDbRewriter implements BinRewriter {
    * costs data skipping. So the rows are sorted in parallel into a temporary table (spilling to
    * scratch past the memory limit) and cut by row number into slices, each written to its own file
    * by DuckDB's order-preserving parallel writer. How many rows fill the target is measured, not
-   * guessed: a probe of two row groups from the start of the order is written and its bytes per
-   * row taken; the rows are then split into as many equal slices as it takes to keep each at or
-   * under the target. On a 200 MB partition this writes in 1.5 s what one writer thread took 2.5 s
-   * for, and the files come out equal in size instead of full ones and a remainder.
+   * guessed: a probe of two row groups from the start of the order is written and its bytes per row
+   * taken; the rows are then split into as many equal slices as it takes to keep each at or under
+   * the target. On a 200 MB partition this writes in 1.5 s what one writer thread took 2.5 s for,
+   * and the files come out equal in size instead of full ones and a remainder.
    */
-  private void writeInOrder(Statement s, String query, Path outDir, String format, long targetBytes, long rowGroupRows)
+  private void writeInOrder(
+      Statement s, String query, Path outDir, String format, long targetBytes, long rowGroupRows)
       throws SQLException, IOException {
     s.execute("CREATE OR REPLACE TEMP TABLE __zsorted AS " + query);
     try {
@@ -133,8 +149,14 @@ final class DuckDbRewriter implements BinRewriter {
       }
       long probeRows = Math.min(rows, 2 * rowGroupRows);
       Path probe = outDir.resolve("probe.tmp");
-      s.execute("COPY (SELECT * FROM __zsorted WHERE rowid < " + probeRows + ") TO " + Sql.literal(probe.toString())
-          + " (" + format + ")");
+      s.execute(
+          "COPY (SELECT * FROM __zsorted WHERE rowid < "
+              + probeRows
+              + ") TO "
+              + Sql.literal(probe.toString())
+              + " ("
+              + format
+              + ")");
       double bytesPerRow = (double) Files.size(probe) / probeRows;
       Files.delete(probe);
       long files = slices(rows, bytesPerRow, targetBytes);
@@ -142,8 +164,16 @@ final class DuckDbRewriter implements BinRewriter {
         long from = rows * i / files;
         long to = rows * (i + 1) / files;
         Path file = outDir.resolve("part-" + java.util.UUID.randomUUID() + ".parquet");
-        s.execute("COPY (SELECT * FROM __zsorted WHERE rowid >= " + from + " AND rowid < " + to + ") TO "
-            + Sql.literal(file.toString()) + " (" + format + ")");
+        s.execute(
+            "COPY (SELECT * FROM __zsorted WHERE rowid >= "
+                + from
+                + " AND rowid < "
+                + to
+                + ") TO "
+                + Sql.literal(file.toString())
+                + " ("
+                + format
+                + ")");
       }
     } finally {
       s.execute("DROP TABLE IF EXISTS __zsorted");
@@ -155,7 +185,9 @@ final class DuckDbRewriter implements BinRewriter {
     return Math.max(1, (long) Math.ceil(rows * bytesPerRow / targetBytes));
   }
 
-  /** Reservoir sample per column for the quantile boundaries, as Delta Lake samples for its ranges. */
+  /**
+   * Reservoir sample per column for the quantile boundaries, as Delta Lake samples for its ranges.
+   */
   static final int QUANTILE_SAMPLE_ROWS = 100_000;
 
   /**
@@ -169,29 +201,58 @@ final class DuckDbRewriter implements BinRewriter {
    * to scratch. (An ASOF join against the boundaries gave the same buckets but sorted the whole
    * input once per column and ran out of memory under a limit smaller than the data.)
    */
-  private String zOrdered(Projection projection, String source, TableSchema schema, List<String> columns)
+  private String zOrdered(
+      Projection projection, String source, TableSchema schema, List<String> columns)
       throws SQLException {
     String projected = "(SELECT " + projection.selectList() + " FROM " + source + ")";
-    String names = projection.columns().stream().map(c -> Sql.identifier(c.name()))
-        .collect(java.util.stream.Collectors.joining(", "));
+    String names =
+        projection.columns().stream()
+            .map(c -> Sql.identifier(c.name()))
+            .collect(java.util.stream.Collectors.joining(", "));
     if (columns.size() == 1) {
-      return "SELECT " + names + " FROM " + projected + " ORDER BY " + orderValue(schema, columns.get(0)) + " NULLS FIRST";
+      return "SELECT "
+          + names
+          + " FROM "
+          + projected
+          + " ORDER BY "
+          + orderValue(schema, columns.get(0))
+          + " NULLS FIRST";
     }
     try (Statement s = connection.createStatement()) {
       for (int j = 0; j < columns.size(); j++) {
         // The sample's values where the rank crosses each i/BUCKETS: at most BUCKETS - 1 distinct
         // boundaries, from one sort (quantile_disc with a thousand fractions took seconds).
-        s.execute("SET VARIABLE " + boundaries(j) + " = ("
-            + " WITH sample AS (SELECT v FROM (SELECT " + orderValue(schema, columns.get(j)) + " AS v FROM " + projected
-            + ") WHERE v IS NOT NULL USING SAMPLE reservoir(" + QUANTILE_SAMPLE_ROWS + " ROWS) REPEATABLE (42)),"
-            + " ranked AS (SELECT v, row_number() OVER (ORDER BY v) AS rn, count(*) OVER () AS n FROM sample)"
-            + " SELECT list(lo ORDER BY lo) FROM (SELECT DISTINCT v AS lo FROM ranked"
-            + " WHERE rn > 1 AND ((rn - 1) * " + ZOrderKey.BUCKETS + ") // n <> ((rn - 2) * " + ZOrderKey.BUCKETS + ") // n))");
+        s.execute(
+            "SET VARIABLE "
+                + boundaries(j)
+                + " = ("
+                + " WITH sample AS (SELECT v FROM (SELECT "
+                + orderValue(schema, columns.get(j))
+                + " AS v FROM "
+                + projected
+                + ") WHERE v IS NOT NULL USING SAMPLE reservoir("
+                + QUANTILE_SAMPLE_ROWS
+                + " ROWS) REPEATABLE (42)),"
+                + " ranked AS (SELECT v, row_number() OVER (ORDER BY v) AS rn, count(*) OVER () AS n FROM sample)"
+                + " SELECT list(lo ORDER BY lo) FROM (SELECT DISTINCT v AS lo FROM ranked"
+                + " WHERE rn > 1 AND ((rn - 1) * "
+                + ZOrderKey.BUCKETS
+                + ") // n <> ((rn - 2) * "
+                + ZOrderKey.BUCKETS
+                + ") // n))");
       }
     }
     List<String> values = columns.stream().map(c -> orderValue(schema, c)).toList();
-    List<String> buckets = java.util.stream.IntStream.range(0, columns.size()).mapToObj(DuckDbRewriter::bucket).toList();
-    return "SELECT " + names + " FROM " + withBuckets(projected, values) + " ORDER BY " + ZOrderKey.sql(buckets);
+    List<String> buckets =
+        java.util.stream.IntStream.range(0, columns.size())
+            .mapToObj(DuckDbRewriter::bucket)
+            .toList();
+    return "SELECT "
+        + names
+        + " FROM "
+        + withBuckets(projected, values)
+        + " ORDER BY "
+        + ZOrderKey.sql(buckets);
   }
 
   /**
@@ -209,8 +270,20 @@ final class DuckDbRewriter implements BinRewriter {
     for (int step = ZOrderKey.BUCKETS / 2; step >= 1; step /= 2) {
       List<String> moves = new ArrayList<>();
       for (int j = 0; j < values.size(); j++) {
-        moves.add(bucket(j) + " + CASE WHEN coalesce(" + values.get(j) + " >= getvariable('" + boundaries(j) + "')["
-            + bucket(j) + " + " + step + "], false) THEN " + step + " ELSE 0 END AS " + bucket(j));
+        moves.add(
+            bucket(j)
+                + " + CASE WHEN coalesce("
+                + values.get(j)
+                + " >= getvariable('"
+                + boundaries(j)
+                + "')["
+                + bucket(j)
+                + " + "
+                + step
+                + "], false) THEN "
+                + step
+                + " ELSE 0 END AS "
+                + bucket(j));
       }
       searched = "(SELECT * REPLACE (" + String.join(", ", moves) + ") FROM " + searched + ")";
     }
@@ -245,14 +318,16 @@ final class DuckDbRewriter implements BinRewriter {
 
   /** Rows of the inputs, for sizing row groups (from the Parquet footers, no scan). */
   private long count(String source) throws SQLException {
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM " + source)) {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM " + source)) {
       rs.next();
       return rs.getLong(1);
     }
   }
 
   /** The written file's rows and Delta stats, in one pass over it. */
-  private Written readBack(Path file, List<StatsColumns.Leaf> leaves) throws SQLException, IOException {
+  private Written readBack(Path file, List<StatsColumns.Leaf> leaves)
+      throws SQLException, IOException {
     List<String> items = new ArrayList<>();
     items.add("count(*)");
     for (StatsColumns.Leaf leaf : leaves) {
@@ -263,11 +338,16 @@ final class DuckDbRewriter implements BinRewriter {
       items.add(minMax(column, c, "max"));
       items.add(isFloat(column) ? "count_if(isnan(" + c + ") OR isinf(" + c + "))" : "0");
     }
-    String sql = "SELECT " + String.join(", ", items)
-        + " FROM read_parquet(" + Sql.literal(file.toString()) + ", hive_partitioning = false)";
+    String sql =
+        "SELECT "
+            + String.join(", ", items)
+            + " FROM read_parquet("
+            + Sql.literal(file.toString())
+            + ", hive_partitioning = false)";
     List<ColumnStats> stats = new ArrayList<>();
     long rows;
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       rows = rs.getLong(1);
       int i = 2;
@@ -278,7 +358,10 @@ final class DuckDbRewriter implements BinRewriter {
         Object max = value(column, rs, i + 2);
         boolean unordered = rs.getLong(i + 3) > 0;
         i += 4;
-        stats.add(unordered ? new ColumnStats(leaf, null, null, nulls) : new ColumnStats(leaf, min, max, nulls));
+        stats.add(
+            unordered
+                ? new ColumnStats(leaf, null, null, nulls)
+                : new ColumnStats(leaf, min, max, nulls));
       }
     }
     return new Written(file, Files.size(file), rows, StatsJson.format(rows, stats));

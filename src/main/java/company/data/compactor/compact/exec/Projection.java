@@ -10,12 +10,12 @@ import java.util.Set;
 
 /**
  * The select list a rewrite writes, built from the Delta schema, never from what the input files
- * happen to contain: every data column in schema order (partition columns are not written),
- * each cast to the DuckDB type of its Delta type. Delta {@code timestamp} becomes {@code
- * TIMESTAMPTZ} (written UTC-adjusted; naive inputs such as Spark's INT96 are read as UTC) and
- * {@code timestamp_ntz} stays naive. A column no input file has (added later by schema
- * evolution) is written as typed NULLs. Input columns match schema columns case-insensitively, as
- * Spark's Delta reader matches them.
+ * happen to contain: every data column in schema order (partition columns are not written), each
+ * cast to the DuckDB type of its Delta type. Delta {@code timestamp} becomes {@code TIMESTAMPTZ}
+ * (written UTC-adjusted; naive inputs such as Spark's INT96 are read as UTC) and {@code
+ * timestamp_ntz} stays naive. A column no input file has (added later by schema evolution) is
+ * written as typed NULLs. Input columns match schema columns case-insensitively, as Spark's Delta
+ * reader matches them.
  */
 final class Projection {
 
@@ -52,7 +52,9 @@ final class Projection {
       } else {
         throw Errors.unsupportedTable(
             table,
-            "nested column " + column.name() + " is in the schema but in none of the files being"
+            "nested column "
+                + column.name()
+                + " is in the schema but in none of the files being"
                 + " rewritten; rewriting it is not supported yet");
       }
     }
@@ -84,7 +86,8 @@ final class Projection {
       case "date" -> "DATE";
       case "timestamp" -> "TIMESTAMPTZ";
       case "timestamp_ntz" -> "TIMESTAMP";
-      default -> deltaType.startsWith("decimal(") ? deltaType.toUpperCase(java.util.Locale.ROOT) : null;
+      default ->
+          deltaType.startsWith("decimal(") ? deltaType.toUpperCase(java.util.Locale.ROOT) : null;
     };
   }
 }

@@ -3,7 +3,8 @@ package company.data.compactor.compact.exec;
 /**
  * Bounds and format of the DuckDB rewrite.
  *
- * @param memoryLimit DuckDB {@code memory_limit}, default {@code 1GB} (a Z-order sort of 2 GB of input then peaks near 1.5 GB RSS); larger sorts spill to scratch
+ * @param memoryLimit DuckDB {@code memory_limit}, default {@code 1GB} (a Z-order sort of 2 GB of
+ *     input then peaks near 1.5 GB RSS); larger sorts spill to scratch
  * @param threads DuckDB {@code threads}
  * @param compression Parquet codec of written files ({@code zstd} default, written at level 1, or
  *     {@code snappy})

@@ -24,11 +24,11 @@ import java.util.Map;
  * so is a file storing a column in a form that cannot be read as its Delta type without loss or
  * ambiguity (strings as unannotated binary, decimals of another scale or a larger precision,
  * nanosecond timestamps), because a cast on both sides would hide the loss; a schema column a file
- * lacks reads as NULL. Each side of a rewrite is measured into a {@link
- * Fingerprint}: rows, the non-null count of every data column, and the sum of row hashes over every
- * data column (cast to its Delta type) and every partition value, the latter taken from the add
- * action of each file (inputs) or of the new file (outputs). Equal fingerprints mean the same rows
- * in the same partitions; a column that had values can never come out NULL. Close it.
+ * lacks reads as NULL. Each side of a rewrite is measured into a {@link Fingerprint}: rows, the
+ * non-null count of every data column, and the sum of row hashes over every data column (cast to
+ * its Delta type) and every partition value, the latter taken from the add action of each file
+ * (inputs) or of the new file (outputs). Equal fingerprints mean the same rows in the same
+ * partitions; a column that had values can never come out NULL. Close it.
  */
 final class RewriteVerifier implements AutoCloseable {
 
@@ -71,12 +71,13 @@ final class RewriteVerifier implements AutoCloseable {
       if (rows != after.rows) {
         found.add("rows " + rows + " -> " + after.rows);
       }
-      nonNull.forEach((column, count) -> {
-        long then = after.nonNull.getOrDefault(column, 0L);
-        if (count != then) {
-          found.add("non-null " + column + " " + count + " -> " + then);
-        }
-      });
+      nonNull.forEach(
+          (column, count) -> {
+            long then = after.nonNull.getOrDefault(column, 0L);
+            if (count != then) {
+              found.add("non-null " + column + " " + count + " -> " + then);
+            }
+          });
       if (!hashSum.equals(after.hashSum)) {
         found.add("checksum " + hashSum + " -> " + after.hashSum);
       }
@@ -96,9 +97,11 @@ final class RewriteVerifier implements AutoCloseable {
   private final List<Column> dataColumns;
 
   /** Opens its own DuckDB database, bounded like the rewriter's, spilling under {@code scratch}. */
-  RewriteVerifier(TableSchema schema, RewriteSettings settings, Path scratch) throws SQLException, IOException {
+  RewriteVerifier(TableSchema schema, RewriteSettings settings, Path scratch)
+      throws SQLException, IOException {
     this.schema = schema;
-    this.dataColumns = schema.columns().stream().filter(c -> !schema.isPartitionColumn(c.name())).toList();
+    this.dataColumns =
+        schema.columns().stream().filter(c -> !schema.isPartitionColumn(c.name())).toList();
     connection = BoundedDuckDb.open(settings, scratch, "verify");
   }
 
@@ -125,19 +128,24 @@ final class RewriteVerifier implements AutoCloseable {
     return total;
   }
 
-  private Fingerprint measureGroup(List<Path> files, List<String> spelling, PartitionValues partition)
-      throws SQLException {
+  private Fingerprint measureGroup(
+      List<Path> files, List<String> spelling, PartitionValues partition) throws SQLException {
     List<String> values = new ArrayList<>();
     for (int i = 0; i < dataColumns.size(); i++) {
       String type = Projection.duckDbType(dataColumns.get(i).type());
       String actual = spelling.get(i);
       String value = actual == null ? "NULL" : Sql.identifier(actual);
-      values.add((type == null ? value : "CAST(" + value + " AS " + type + ")") + " AS " + column(i));
+      values.add(
+          (type == null ? value : "CAST(" + value + " AS " + type + ")") + " AS " + column(i));
     }
     int p = 0;
     for (String name : schema.partitionColumns()) {
       String raw = partition.values().get(name);
-      values.add("CAST(" + (raw == null ? "NULL" : Sql.literal(raw)) + " AS VARCHAR) AS __partition_" + p++);
+      values.add(
+          "CAST("
+              + (raw == null ? "NULL" : Sql.literal(raw))
+              + " AS VARCHAR) AS __partition_"
+              + p++);
     }
     List<String> hashed = new ArrayList<>();
     List<String> items = new ArrayList<>();
@@ -150,15 +158,23 @@ final class RewriteVerifier implements AutoCloseable {
       hashed.add("__partition_" + i);
     }
     items.add("CAST(coalesce(sum(hash(" + String.join(", ", hashed) + ")), 0) AS VARCHAR)");
-    String sql = "SELECT " + String.join(", ", items) + " FROM (SELECT " + String.join(", ", values)
-        + " FROM read_parquet(" + Sql.pathList(files) + ", hive_partitioning = false, union_by_name = true))";
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    String sql =
+        "SELECT "
+            + String.join(", ", items)
+            + " FROM (SELECT "
+            + String.join(", ", values)
+            + " FROM read_parquet("
+            + Sql.pathList(files)
+            + ", hive_partitioning = false, union_by_name = true))";
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       rs.next();
       Map<String, Long> nonNull = new LinkedHashMap<>();
       for (int i = 0; i < dataColumns.size(); i++) {
         nonNull.put(dataColumns.get(i).name(), rs.getLong(2 + i));
       }
-      return new Fingerprint(rs.getLong(1), nonNull, new BigInteger(rs.getString(dataColumns.size() + 2)));
+      return new Fingerprint(
+          rs.getLong(1), nonNull, new BigInteger(rs.getString(dataColumns.size() + 2)));
     }
   }
 
@@ -172,11 +188,15 @@ final class RewriteVerifier implements AutoCloseable {
    */
   private Map<Path, List<String>> spellings(List<Path> files) throws SQLException, Refused {
     Map<String, List<String[]>> schemas = new LinkedHashMap<>();
-    String sql = "SELECT file_name, name, coalesce(num_children, 0), coalesce(duckdb_type, '') FROM parquet_schema("
-        + Sql.pathList(files) + ") ORDER BY file_name, column_id";
-    try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    String sql =
+        "SELECT file_name, name, coalesce(num_children, 0), coalesce(duckdb_type, '') FROM parquet_schema("
+            + Sql.pathList(files)
+            + ") ORDER BY file_name, column_id";
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
-        schemas.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+        schemas
+            .computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
             .add(new String[] {rs.getString(2), Long.toString(rs.getLong(3)), rs.getString(4)});
       }
     }
@@ -219,17 +239,35 @@ final class RewriteVerifier implements AutoCloseable {
   private List<String> resolve(Path file, Map<String, String> fields) throws Refused {
     List<String> spelling = new ArrayList<>();
     for (Column column : dataColumns) {
-      List<String> matches = fields.keySet().stream().filter(n -> n.equalsIgnoreCase(column.name())).toList();
+      List<String> matches =
+          fields.keySet().stream().filter(n -> n.equalsIgnoreCase(column.name())).toList();
       if (matches.size() > 1) {
-        throw new Refused("file " + file.getFileName() + " is ambiguous: " + matches.size() + " columns match "
-            + column.name() + " (" + String.join(", ", matches) + "); Delta readers resolve names"
-            + " case-insensitively, so which one they read is undefined");
+        throw new Refused(
+            "file "
+                + file.getFileName()
+                + " is ambiguous: "
+                + matches.size()
+                + " columns match "
+                + column.name()
+                + " ("
+                + String.join(", ", matches)
+                + "); Delta readers resolve names"
+                + " case-insensitively, so which one they read is undefined");
       }
       if (!matches.isEmpty()) {
         String lossy = lossyRead(column, fields.get(matches.get(0)));
         if (lossy != null) {
-          throw new Refused("file " + file.getFileName() + " stores column " + column.name() + " (" + column.type()
-              + ") as " + fields.get(matches.get(0)) + ": " + lossy);
+          throw new Refused(
+              "file "
+                  + file.getFileName()
+                  + " stores column "
+                  + column.name()
+                  + " ("
+                  + column.type()
+                  + ") as "
+                  + fields.get(matches.get(0))
+                  + ": "
+                  + lossy);
         }
       }
       spelling.add(matches.isEmpty() ? null : matches.get(0));
@@ -259,7 +297,8 @@ final class RewriteVerifier implements AutoCloseable {
       int precision = Integer.parseInt(want.group(1));
       int scale = Integer.parseInt(want.group(2));
       if (Integer.parseInt(have.group(2)) != scale || Integer.parseInt(have.group(1)) > precision) {
-        return "a decimal of another scale or a larger precision; rewriting it as " + type
+        return "a decimal of another scale or a larger precision; rewriting it as "
+            + type
             + " would round or overflow values (Delta readers refuse such files)";
       }
     }

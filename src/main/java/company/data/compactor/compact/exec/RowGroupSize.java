@@ -4,10 +4,10 @@ package company.data.compactor.compact.exec;
  * Rows per Parquet row group of a rewrite. DuckDB closes an output file only after the row group
  * that crosses the target size, so a file overshoots the target by up to one row group: with its
  * default of 122,880 rows a 1 MB target gave one 2.4 MB file plus a sliver. Row groups are
- * therefore sized to about an eighth of the rows the target holds, estimated from the inputs'
- * bytes per row (outputs compress at least as well, so they hold more rows per byte and the
- * overshoot stays under an eighth), never above DuckDB's default (large targets keep it) and
- * never below one vector of 2,048 rows.
+ * therefore sized to about an eighth of the rows the target holds, estimated from the inputs' bytes
+ * per row (outputs compress at least as well, so they hold more rows per byte and the overshoot
+ * stays under an eighth), never above DuckDB's default (large targets keep it) and never below one
+ * vector of 2,048 rows.
  */
 final class RowGroupSize {
 

@@ -18,6 +18,8 @@ final class Sql {
   }
 
   static String pathList(List<Path> files) {
-    return files.stream().map(p -> literal(p.toString())).collect(Collectors.joining(", ", "[", "]"));
+    return files.stream()
+        .map(p -> literal(p.toString()))
+        .collect(Collectors.joining(", ", "[", "]"));
   }
 }

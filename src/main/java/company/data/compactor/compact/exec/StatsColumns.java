@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 
 /**
  * Which leaf columns get statistics, as Delta decides: {@code delta.dataSkippingStatsColumns} when
- * set (names, dotted for nested fields; a struct named means all its fields), else the first
- * {@code delta.dataSkippingNumIndexedCols} (default 32, -1 for all) leaves of the data columns in
- * schema order. A struct is not a leaf, its fields are; arrays and maps are leaves.
+ * set (names, dotted for nested fields; a struct named means all its fields), else the first {@code
+ * delta.dataSkippingNumIndexedCols} (default 32, -1 for all) leaves of the data columns in schema
+ * order. A struct is not a leaf, its fields are; arrays and maps are leaves.
  */
 final class StatsColumns {
 
@@ -44,7 +44,10 @@ final class StatsColumns {
     String explicit = properties.get("delta.dataSkippingStatsColumns");
     if (explicit != null && !explicit.isBlank()) {
       Set<String> names =
-          Arrays.stream(explicit.split(",")).map(String::strip).map(n -> n.replace("`", "")).collect(Collectors.toSet());
+          Arrays.stream(explicit.split(","))
+              .map(String::strip)
+              .map(n -> n.replace("`", ""))
+              .collect(Collectors.toSet());
       return leaves.stream().filter(l -> selected(l, names)).toList();
     }
     int limit = DEFAULT_NUM_INDEXED_COLS;

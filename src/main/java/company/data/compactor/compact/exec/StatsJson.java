@@ -50,7 +50,10 @@ final class StatsJson {
       List<String> path = stats.leaf().path();
       String name = path.get(path.size() - 1);
       String type = stats.leaf().column().type();
-      if (stats.min() != null && stats.max() != null && sayable(type, stats.min()) && sayable(type, stats.max())) {
+      if (stats.min() != null
+          && stats.max() != null
+          && sayable(type, stats.min())
+          && sayable(type, stats.max())) {
         put(parent(min, path), name, type, stats.min(), false);
         put(parent(max, path), name, type, stats.max(), true);
       }
@@ -65,10 +68,13 @@ final class StatsJson {
     }
   }
 
-  /** Whether a bound can be written exactly: dates and timestamps only within the years 1 to 9999. */
+  /**
+   * Whether a bound can be written exactly: dates and timestamps only within the years 1 to 9999.
+   */
   static boolean sayable(String type, Object value) {
     return switch (type) {
-      case "date" -> ((String) value).matches("\\d{4}-\\d{2}-\\d{2}") && !((String) value).startsWith("0000");
+      case "date" ->
+          ((String) value).matches("\\d{4}-\\d{2}-\\d{2}") && !((String) value).startsWith("0000");
       case "timestamp", "timestamp_ntz" -> {
         long micros = (Long) value;
         yield micros >= FIRST_YEAR_MICROS && micros <= LAST_YEAR_MICROS;
@@ -77,10 +83,14 @@ final class StatsJson {
     };
   }
 
-  private static final long FIRST_YEAR_MICROS = Instant.parse("0001-01-01T00:00:00Z").getEpochSecond() * 1_000_000L;
-  private static final long LAST_YEAR_MICROS = Instant.parse("9999-12-31T23:59:59Z").getEpochSecond() * 1_000_000L;
+  private static final long FIRST_YEAR_MICROS =
+      Instant.parse("0001-01-01T00:00:00Z").getEpochSecond() * 1_000_000L;
+  private static final long LAST_YEAR_MICROS =
+      Instant.parse("9999-12-31T23:59:59Z").getEpochSecond() * 1_000_000L;
 
-  /** The object the leaf's value goes in: {@code root} for a top-level column, else its struct's. */
+  /**
+   * The object the leaf's value goes in: {@code root} for a top-level column, else its struct's.
+   */
   private static ObjectNode parent(ObjectNode root, List<String> path) {
     ObjectNode node = root;
     for (String field : path.subList(0, path.size() - 1)) {
@@ -92,14 +102,16 @@ final class StatsJson {
   /** Drops struct objects left empty (no field had bounds). */
   private static void removeEmpty(ObjectNode node) {
     List<String> empty = new java.util.ArrayList<>();
-    node.fields().forEachRemaining(e -> {
-      if (e.getValue() instanceof ObjectNode child) {
-        removeEmpty(child);
-        if (child.isEmpty()) {
-          empty.add(e.getKey());
-        }
-      }
-    });
+    node.fields()
+        .forEachRemaining(
+            e -> {
+              if (e.getValue() instanceof ObjectNode child) {
+                removeEmpty(child);
+                if (child.isEmpty()) {
+                  empty.add(e.getKey());
+                }
+              }
+            });
     empty.forEach(node::remove);
   }
 
@@ -107,7 +119,8 @@ final class StatsJson {
     switch (type) {
       case "byte", "short", "integer", "long" -> node.put(name, ((Number) value).longValue());
       case "float", "double" -> node.put(name, ((Number) value).doubleValue());
-      case "string" -> node.put(name, upper ? upperBound((String) value) : lowerBound((String) value));
+      case "string" ->
+          node.put(name, upper ? upperBound((String) value) : lowerBound((String) value));
       case "date" -> node.put(name, (String) value);
       case "timestamp" -> node.put(name, UTC_MILLIS.format(millis((Long) value, upper)));
       case "timestamp_ntz" -> node.put(name, LOCAL_MILLIS.format(millis((Long) value, upper)));

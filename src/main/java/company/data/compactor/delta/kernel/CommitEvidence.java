@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
 /**
  * What the log says about one of our transactions after its commit failed or conflicted: the
  * version whose commit info carries our {@code txnId}, if any, and which of our new files any
- * commit after the read version adds. Read straight from the JSON commits, so it does not depend
- * on kernel's view of a transaction that just failed.
+ * commit after the read version adds. Read straight from the JSON commits, so it does not depend on
+ * kernel's view of a transaction that just failed.
  *
  * @param latestVersion the newest JSON commit found
  * @param ourVersion the version holding our transaction, empty when none does
@@ -55,13 +55,18 @@ record CommitEvidence(long latestVersion, OptionalLong ourVersion, Set<String> r
    * @throws IOException when the log cannot be listed or read: then nothing is proven
    */
   static CommitEvidence read(
-      Storage storage, TableLocation table, long readVersion, String txnId, Collection<String> newLogPaths)
+      Storage storage,
+      TableLocation table,
+      long readVersion,
+      String txnId,
+      Collection<String> newLogPaths)
       throws IOException {
     String logDir = table.child("_delta_log");
     long latest = readVersion;
     OptionalLong ours = OptionalLong.empty();
     Set<String> referenced = new HashSet<>();
-    for (StoredObject object : storage.listFrom(logDir + "/" + String.format("%020d", readVersion + 1))) {
+    for (StoredObject object :
+        storage.listFrom(logDir + "/" + String.format("%020d", readVersion + 1))) {
       String name = object.path().substring(object.path().lastIndexOf('/') + 1);
       if (!COMMIT_FILE.matcher(name).matches()) {
         continue;

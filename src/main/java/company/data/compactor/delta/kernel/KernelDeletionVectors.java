@@ -25,8 +25,8 @@ final class KernelDeletionVectors {
   private KernelDeletionVectors() {}
 
   /**
-   * The deletion vector a descriptor row describes (kernel's {@code deletionVector} struct:
-   * {@code storageType}, {@code pathOrInlineDv}, {@code cardinality}, ...).
+   * The deletion vector a descriptor row describes (kernel's {@code deletionVector} struct: {@code
+   * storageType}, {@code pathOrInlineDv}, {@code cardinality}, ...).
    *
    * @param owner the data file it belongs to, for the error message
    * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when it is malformed
@@ -35,62 +35,86 @@ final class KernelDeletionVectors {
     int type = descriptor.getSchema().indexOf("storageType");
     int path = descriptor.getSchema().indexOf("pathOrInlineDv");
     int cardinality = descriptor.getSchema().indexOf("cardinality");
-    if (type < 0 || path < 0 || cardinality < 0 || descriptor.isNullAt(type) || descriptor.isNullAt(path)
+    if (type < 0
+        || path < 0
+        || cardinality < 0
+        || descriptor.isNullAt(type)
+        || descriptor.isNullAt(path)
         || descriptor.isNullAt(cardinality)) {
       throw malformed(location, owner, "storageType, pathOrInlineDv and cardinality are required");
     }
-    return of(location, descriptor.getString(type), descriptor.getString(path), descriptor.getLong(cardinality), owner);
+    return of(
+        location,
+        descriptor.getString(type),
+        descriptor.getString(path),
+        descriptor.getLong(cardinality),
+        owner);
   }
 
   /**
    * The deletion vector of the given descriptor fields.
    *
-   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when they are malformed
+   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when they are
+   *     malformed
    */
-  static DeletionVector of(TableLocation location, String storageType, String pathOrInlineDv, long cardinality, String owner) {
+  static DeletionVector of(
+      TableLocation location,
+      String storageType,
+      String pathOrInlineDv,
+      long cardinality,
+      String owner) {
     if (cardinality < 0) {
       throw malformed(location, owner, "negative cardinality " + cardinality);
     }
     return new DeletionVector(file(location, storageType, pathOrInlineDv, owner), cardinality);
   }
 
-  private static Optional<String> file(TableLocation location, String storageType, String pathOrInlineDv, String owner) {
+  private static Optional<String> file(
+      TableLocation location, String storageType, String pathOrInlineDv, String owner) {
     switch (storageType) {
       case "i":
         return Optional.empty();
-      case "u": {
-        int split = pathOrInlineDv.length() - Base85Codec.ENCODED_UUID_LENGTH;
-        if (split < 0) {
-          throw malformed(location, owner, "'" + pathOrInlineDv + "' is shorter than a Z85-encoded UUID");
-        }
-        UUID uuid;
-        try {
-          uuid = Base85Codec.decodeUUID(pathOrInlineDv.substring(split));
-        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-          throw malformed(location, owner, "'" + pathOrInlineDv + "' does not end in a Z85-encoded UUID");
-        }
-        String prefix = pathOrInlineDv.substring(0, split);
-        Path directory = prefix.isEmpty() ? new Path(location.uri()) : new Path(location.uri(), prefix);
-        return Optional.of(TableLocation.canonicalPath(new Path(directory, "deletion_vector_" + uuid + ".bin").toString()));
-      }
-      case "p": {
-        try {
-          URI uri = new URI(pathOrInlineDv);
-          if (!uri.isAbsolute()) {
-            throw malformed(location, owner, "path '" + pathOrInlineDv + "' is not absolute");
+      case "u":
+        {
+          int split = pathOrInlineDv.length() - Base85Codec.ENCODED_UUID_LENGTH;
+          if (split < 0) {
+            throw malformed(
+                location, owner, "'" + pathOrInlineDv + "' is shorter than a Z85-encoded UUID");
           }
-          return Optional.of(TableLocation.canonicalPath(new Path(uri.normalize()).toString()));
-        } catch (URISyntaxException e) {
-          throw malformed(location, owner, "path '" + pathOrInlineDv + "' is not a URI");
+          UUID uuid;
+          try {
+            uuid = Base85Codec.decodeUUID(pathOrInlineDv.substring(split));
+          } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw malformed(
+                location, owner, "'" + pathOrInlineDv + "' does not end in a Z85-encoded UUID");
+          }
+          String prefix = pathOrInlineDv.substring(0, split);
+          Path directory =
+              prefix.isEmpty() ? new Path(location.uri()) : new Path(location.uri(), prefix);
+          return Optional.of(
+              TableLocation.canonicalPath(
+                  new Path(directory, "deletion_vector_" + uuid + ".bin").toString()));
         }
-      }
+      case "p":
+        {
+          try {
+            URI uri = new URI(pathOrInlineDv);
+            if (!uri.isAbsolute()) {
+              throw malformed(location, owner, "path '" + pathOrInlineDv + "' is not absolute");
+            }
+            return Optional.of(TableLocation.canonicalPath(new Path(uri.normalize()).toString()));
+          } catch (URISyntaxException e) {
+            throw malformed(location, owner, "path '" + pathOrInlineDv + "' is not a URI");
+          }
+        }
       default:
         throw malformed(location, owner, "unknown storage type '" + storageType + "'");
     }
   }
 
   private static RuntimeException malformed(TableLocation location, String owner, String why) {
-    return Errors.operationFailed("reading the deletion vector descriptor of " + owner + " in " + location,
+    return Errors.operationFailed(
+        "reading the deletion vector descriptor of " + owner + " in " + location,
         new IllegalArgumentException(why));
   }
 }

@@ -1,5 +1,8 @@
 package company.data.compactor.delta.kernel;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
@@ -9,9 +12,6 @@ import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Storage;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.FilteredColumnarBatch;
@@ -22,6 +22,7 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
@@ -31,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import io.delta.kernel.internal.util.VectorUtils;
 
 /** {@link DeltaTables} on Delta kernel, reading through the storage port. */
 public final class KernelDeltaTables implements DeltaTables {
@@ -62,7 +62,8 @@ public final class KernelDeltaTables implements DeltaTables {
   @Override
   public TableSnapshot loadLatest(TableLocation location) {
     Snapshot snapshot = load(location);
-    TableSchema schema = KernelTypes.toModel(snapshot.getSchema(), snapshot.getPartitionColumnNames());
+    TableSchema schema =
+        KernelTypes.toModel(snapshot.getSchema(), snapshot.getPartitionColumnNames());
     List<DataFile> files = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
@@ -97,10 +98,11 @@ public final class KernelDeltaTables implements DeltaTables {
    * before any step sees its files.
    */
   private static void refuseFilesOutsideRoot(TableLocation location, List<DataFile> files) {
-    List<String> outside = files.stream()
-        .filter(f -> !location.contains(f.path()))
-        .map(f -> f.path() + " (logged as " + f.logPath() + ")")
-        .toList();
+    List<String> outside =
+        files.stream()
+            .filter(f -> !location.contains(f.path()))
+            .map(f -> f.path() + " (logged as " + f.logPath() + ")")
+            .toList();
     if (!outside.isEmpty()) {
       throw Errors.filesOutsideRoot(location, outside);
     }
@@ -113,19 +115,22 @@ public final class KernelDeltaTables implements DeltaTables {
    */
   private void refuseFilesLinkedOutsideRoot(TableLocation location, List<DataFile> files) {
     try {
-      TableLocation realRoot = new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
+      TableLocation realRoot =
+          new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
       List<String> outside = new ArrayList<>();
       for (DataFile file : files) {
         String real = storage.realPath(file.path());
         if (!realRoot.contains(real)) {
-          outside.add(file.path() + " (logged as " + file.logPath() + ", a symbolic link to " + real + ")");
+          outside.add(
+              file.path() + " (logged as " + file.logPath() + ", a symbolic link to " + real + ")");
         }
       }
       if (!outside.isEmpty()) {
         throw Errors.filesOutsideRoot(location, outside);
       }
     } catch (IOException e) {
-      throw Errors.operationFailed("resolving the real paths of the active files of " + location, e);
+      throw Errors.operationFailed(
+          "resolving the real paths of the active files of " + location, e);
     }
   }
 
@@ -147,16 +152,20 @@ public final class KernelDeltaTables implements DeltaTables {
         .collect(java.util.stream.Collectors.toSet());
   }
 
-  private static DataFile toDataFile(TableLocation location, Row scanFile, List<String> partitionColumns) {
+  private static DataFile toDataFile(
+      TableLocation location, Row scanFile, List<String> partitionColumns) {
     FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
     PartitionValues partition =
         PartitionValues.of(partitionColumns, InternalScanFileUtils.getPartitionValues(scanFile));
     Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
     int dvIndex = add.getSchema().indexOf("deletionVector");
     int statsIndex = add.getSchema().indexOf("stats");
-    Optional<DeletionVector> deletionVector = dvIndex >= 0 && !add.isNullAt(dvIndex)
-        ? Optional.of(KernelDeletionVectors.of(location, add.getStruct(dvIndex), InternalScanFileUtils.getFilePath(scanFile)))
-        : Optional.empty();
+    Optional<DeletionVector> deletionVector =
+        dvIndex >= 0 && !add.isNullAt(dvIndex)
+            ? Optional.of(
+                KernelDeletionVectors.of(
+                    location, add.getStruct(dvIndex), InternalScanFileUtils.getFilePath(scanFile)))
+            : Optional.empty();
     return new DataFile(
         TableLocation.canonicalPath(status.getPath()),
         InternalScanFileUtils.getFilePath(scanFile),
@@ -212,7 +221,9 @@ public final class KernelDeltaTables implements DeltaTables {
         String name = parser.currentName();
         JsonToken value = parser.nextToken();
         if (name.equals("numRecords")) {
-          return value == JsonToken.VALUE_NUMBER_INT ? OptionalLong.of(parser.getLongValue()) : OptionalLong.empty();
+          return value == JsonToken.VALUE_NUMBER_INT
+              ? OptionalLong.of(parser.getLongValue())
+              : OptionalLong.empty();
         }
         parser.skipChildren();
       }
@@ -222,5 +233,4 @@ public final class KernelDeltaTables implements DeltaTables {
       return OptionalLong.empty();
     }
   }
-
 }

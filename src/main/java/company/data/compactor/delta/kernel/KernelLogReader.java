@@ -46,22 +46,29 @@ public final class KernelLogReader implements LogReader {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern COMMIT = Pattern.compile("(\\d{20})\\.json");
-  private static final Pattern CHECKPOINT = Pattern.compile("(\\d{20})\\.checkpoint(\\.\\d{10}\\.\\d{10})?\\.parquet");
-  private static final StructType DELETION_VECTOR_SCHEMA = new StructType()
-      .add("storageType", StringType.STRING)
-      .add("pathOrInlineDv", StringType.STRING)
-      .add("cardinality", LongType.LONG);
+  private static final Pattern CHECKPOINT =
+      Pattern.compile("(\\d{20})\\.checkpoint(\\.\\d{10}\\.\\d{10})?\\.parquet");
+  private static final StructType DELETION_VECTOR_SCHEMA =
+      new StructType()
+          .add("storageType", StringType.STRING)
+          .add("pathOrInlineDv", StringType.STRING)
+          .add("cardinality", LongType.LONG);
   private static final StructType REMOVE_SCHEMA =
-      new StructType().add("remove", new StructType()
-          .add("path", StringType.STRING)
-          .add("deletionTimestamp", LongType.LONG)
-          .add("deletionVector", DELETION_VECTOR_SCHEMA));
+      new StructType()
+          .add(
+              "remove",
+              new StructType()
+                  .add("path", StringType.STRING)
+                  .add("deletionTimestamp", LongType.LONG)
+                  .add("deletionVector", DELETION_VECTOR_SCHEMA));
 
   private static final Set<String> COMMIT_INFO_FIELDS = Set.of("inCommitTimestamp", "timestamp");
-  private static final Set<String> REMOVE_FIELDS = Set.of("path", "deletionTimestamp", "deletionVector");
+  private static final Set<String> REMOVE_FIELDS =
+      Set.of("path", "deletionTimestamp", "deletionVector");
   private static final Set<String> ADD_FIELDS = Set.of("path", "deletionVector");
   private static final Set<String> CDC_FIELDS = Set.of("path");
-  private static final Set<String> DELETION_VECTOR_FIELDS = Set.of("storageType", "pathOrInlineDv", "cardinality");
+  private static final Set<String> DELETION_VECTOR_FIELDS =
+      Set.of("storageType", "pathOrInlineDv", "cardinality");
 
   /** Removal time of a change-data file whose version is still the latest: it never expired. */
   private static final long NEVER = Long.MAX_VALUE;
@@ -86,7 +93,9 @@ public final class KernelLogReader implements LogReader {
         if (commit.matches()) {
           commits.put(Long.parseLong(commit.group(1)), object);
         } else if (checkpoint.matches()) {
-          checkpoints.computeIfAbsent(Long.parseLong(checkpoint.group(1)), k -> new ArrayList<>()).add(object);
+          checkpoints
+              .computeIfAbsent(Long.parseLong(checkpoint.group(1)), k -> new ArrayList<>())
+              .add(object);
         }
       }
       if (commits.isEmpty()) {
@@ -103,30 +112,45 @@ public final class KernelLogReader implements LogReader {
         }
       }
       long oldestVersion = commits.keySet().iterator().next();
-      long latest = Math.max(checkpointVersion, ((java.util.TreeMap<Long, StoredObject>) commits).lastKey());
+      long latest =
+          Math.max(checkpointVersion, ((java.util.TreeMap<Long, StoredObject>) commits).lastKey());
       Map<Long, Long> commitMillis = new HashMap<>();
       Map<String, Long> changeData = new HashMap<>();
       Set<String> deletionVectorFiles = new HashSet<>();
       for (Map.Entry<Long, StoredObject> entry : commits.entrySet()) {
-        commitMillis.put(entry.getKey(), readCommit(location, entry.getKey(), entry.getValue(),
-            new CommitSink(latestRemoval, latestAdd, changeData, deletionVectorFiles)));
+        commitMillis.put(
+            entry.getKey(),
+            readCommit(
+                location,
+                entry.getKey(),
+                entry.getValue(),
+                new CommitSink(latestRemoval, latestAdd, changeData, deletionVectorFiles)));
       }
       long oldestMillis = commitMillis.get(oldestVersion);
       // A change-data file describes its version's changes; it stops being needed when the next
       // version is committed, so it "expires" with that commit's time (never, for the latest).
-      changeData.forEach((path, version) -> latestRemoval.merge(path,
-          new Tombstone(path, commitMillis.getOrDefault(version + 1, NEVER), version), KernelLogReader::later));
+      changeData.forEach(
+          (path, version) ->
+              latestRemoval.merge(
+                  path,
+                  new Tombstone(path, commitMillis.getOrDefault(version + 1, NEVER), version),
+                  KernelLogReader::later));
       Set<String> readded = new HashSet<>();
-      latestAdd.forEach((path, version) -> {
-        Tombstone removal = latestRemoval.get(path);
-        if (removal != null ? version > removal.version() : deletionVectorFiles.contains(path)) {
-          readded.add(path);
-        }
-      });
+      latestAdd.forEach(
+          (path, version) -> {
+            Tombstone removal = latestRemoval.get(path);
+            if (removal != null
+                ? version > removal.version()
+                : deletionVectorFiles.contains(path)) {
+              readded.add(path);
+            }
+          });
       // A tombstone outside the root is never a vacuum candidate, however the log spells it.
-      List<Tombstone> inside = latestRemoval.values().stream().filter(t -> location.contains(t.path())).toList();
+      List<Tombstone> inside =
+          latestRemoval.values().stream().filter(t -> location.contains(t.path())).toList();
       readded.removeIf(path -> !location.contains(path));
-      return new LogHistory(latest, oldestVersion, oldestMillis, checkpointVersion, new ArrayList<>(inside), readded);
+      return new LogHistory(
+          latest, oldestVersion, oldestMillis, checkpointVersion, new ArrayList<>(inside), readded);
     } catch (IOException | UncheckedIOException e) {
       throw Errors.operationFailed("reading the log history of " + location, e);
     }
@@ -140,17 +164,19 @@ public final class KernelLogReader implements LogReader {
       Set<String> deletionVectorFiles) {}
 
   /**
-   * Parses one commit; returns its timestamp. Streams each action up to the fields it needs
-   * (paths, deletion-vector descriptors, deletion and commit timestamps): an add's stats and
-   * everything else are skipped unparsed, which keeps a log of 100,000 adds cheap in time and
-   * garbage. A removed file's deletion-vector file is tombstoned with it, an added file's counts as
-   * added, and a {@code cdc} action's change-data file is recorded with its version.
+   * Parses one commit; returns its timestamp. Streams each action up to the fields it needs (paths,
+   * deletion-vector descriptors, deletion and commit timestamps): an add's stats and everything
+   * else are skipped unparsed, which keeps a log of 100,000 adds cheap in time and garbage. A
+   * removed file's deletion-vector file is tombstoned with it, an added file's counts as added, and
+   * a {@code cdc} action's change-data file is recorded with its version.
    */
-  private long readCommit(TableLocation location, long version, StoredObject file, CommitSink sink) throws IOException {
+  private long readCommit(TableLocation location, long version, StoredObject file, CommitSink sink)
+      throws IOException {
     long commitMillis = file.modificationTimeMillis();
     Map<String, Long> removed = new HashMap<>();
-    try (BufferedReader reader = new BufferedReader(
-        new InputStreamReader(storage.openFrom(file.path(), 0), StandardCharsets.UTF_8))) {
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(storage.openFrom(file.path(), 0), StandardCharsets.UTF_8))) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         if (line.isBlank()) {
           continue;
@@ -168,7 +194,10 @@ public final class KernelLogReader implements LogReader {
             switch (action) {
               case "commitInfo" -> {
                 Map<String, Object> info = fields(parser, COMMIT_INFO_FIELDS);
-                Object ts = info.containsKey("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
+                Object ts =
+                    info.containsKey("inCommitTimestamp")
+                        ? info.get("inCommitTimestamp")
+                        : info.get("timestamp");
                 if (ts instanceof Long millis) {
                   commitMillis = Math.max(commitMillis, millis);
                 }
@@ -176,13 +205,16 @@ public final class KernelLogReader implements LogReader {
               case "remove" -> {
                 Map<String, Object> remove = fields(parser, REMOVE_FIELDS);
                 if (remove.get("path") instanceof String path) {
-                  long deleted = remove.get("deletionTimestamp") instanceof Long millis ? millis : 0;
+                  long deleted =
+                      remove.get("deletionTimestamp") instanceof Long millis ? millis : 0;
                   String resolved = resolve(location, path);
                   removed.merge(resolved, deleted, Math::max);
-                  deletionVectorFile(location, remove, resolved).ifPresent(dv -> {
-                    removed.merge(dv, deleted, Math::max);
-                    sink.deletionVectorFiles().add(dv);
-                  });
+                  deletionVectorFile(location, remove, resolved)
+                      .ifPresent(
+                          dv -> {
+                            removed.merge(dv, deleted, Math::max);
+                            sink.deletionVectorFiles().add(dv);
+                          });
                 }
               }
               case "add" -> {
@@ -190,10 +222,12 @@ public final class KernelLogReader implements LogReader {
                 if (add.get("path") instanceof String path) {
                   String resolved = resolve(location, path);
                   sink.adds().merge(resolved, version, Math::max);
-                  deletionVectorFile(location, add, resolved).ifPresent(dv -> {
-                    sink.adds().merge(dv, version, Math::max);
-                    sink.deletionVectorFiles().add(dv);
-                  });
+                  deletionVectorFile(location, add, resolved)
+                      .ifPresent(
+                          dv -> {
+                            sink.adds().merge(dv, version, Math::max);
+                            sink.deletionVectorFiles().add(dv);
+                          });
                 }
               }
               case "cdc" -> {
@@ -208,20 +242,26 @@ public final class KernelLogReader implements LogReader {
       }
     }
     for (Map.Entry<String, Long> remove : removed.entrySet()) {
-      sink.removals().merge(remove.getKey(),
-          new Tombstone(remove.getKey(), Math.max(remove.getValue(), commitMillis), version), KernelLogReader::later);
+      sink.removals()
+          .merge(
+              remove.getKey(),
+              new Tombstone(remove.getKey(), Math.max(remove.getValue(), commitMillis), version),
+              KernelLogReader::later);
     }
     return commitMillis;
   }
 
   /** The file of an action's {@code deletionVector}, when it has one stored in a file. */
-  private static Optional<String> deletionVectorFile(TableLocation location, Map<String, Object> action, String owner) {
+  private static Optional<String> deletionVectorFile(
+      TableLocation location, Map<String, Object> action, String owner) {
     if (!(action.get("deletionVector") instanceof Map<?, ?> descriptor)) {
       return Optional.empty();
     }
-    if (!(descriptor.get("storageType") instanceof String type) || !(descriptor.get("pathOrInlineDv") instanceof String path)
+    if (!(descriptor.get("storageType") instanceof String type)
+        || !(descriptor.get("pathOrInlineDv") instanceof String path)
         || !(descriptor.get("cardinality") instanceof Long cardinality)) {
-      throw Errors.operationFailed("reading the deletion vector descriptor of " + owner + " in " + location,
+      throw Errors.operationFailed(
+          "reading the deletion vector descriptor of " + owner + " in " + location,
           new IllegalArgumentException("storageType, pathOrInlineDv and cardinality are required"));
     }
     return KernelDeletionVectors.of(location, type, path, cardinality, owner).file();
@@ -231,7 +271,8 @@ public final class KernelLogReader implements LogReader {
    * The wanted top-level fields of the object the parser is in (strings as String, integers as
    * Long), skipping every other value; leaves the parser at the object's end.
    */
-  private static Map<String, Object> fields(JsonParser parser, Set<String> wanted) throws IOException {
+  private static Map<String, Object> fields(JsonParser parser, Set<String> wanted)
+      throws IOException {
     Map<String, Object> found = new HashMap<>();
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       String name = parser.currentName();
@@ -240,7 +281,9 @@ public final class KernelLogReader implements LogReader {
         found.put(name, parser.getText());
       } else if (wanted.contains(name) && value == JsonToken.VALUE_NUMBER_INT) {
         found.put(name, parser.getLongValue());
-      } else if (wanted.contains(name) && value == JsonToken.START_OBJECT && name.equals("deletionVector")) {
+      } else if (wanted.contains(name)
+          && value == JsonToken.START_OBJECT
+          && name.equals("deletionVector")) {
         found.put(name, fields(parser, DELETION_VECTOR_FIELDS));
       } else {
         parser.skipChildren();
@@ -249,13 +292,17 @@ public final class KernelLogReader implements LogReader {
     return found;
   }
 
-  private List<Tombstone> checkpointTombstones(TableLocation location, List<StoredObject> parts) throws IOException {
+  private List<Tombstone> checkpointTombstones(TableLocation location, List<StoredObject> parts)
+      throws IOException {
     List<Tombstone> found = new ArrayList<>();
-    List<FileStatus> files = parts.stream()
-        .map(p -> FileStatus.of(p.path(), p.sizeBytes(), p.modificationTimeMillis()))
-        .toList();
-    try (CloseableIterator<FileReadResult> batches = engine.getParquetHandler()
-        .readParquetFiles(KernelIterators.of(files), REMOVE_SCHEMA, Optional.empty())) {
+    List<FileStatus> files =
+        parts.stream()
+            .map(p -> FileStatus.of(p.path(), p.sizeBytes(), p.modificationTimeMillis()))
+            .toList();
+    try (CloseableIterator<FileReadResult> batches =
+        engine
+            .getParquetHandler()
+            .readParquetFiles(KernelIterators.of(files), REMOVE_SCHEMA, Optional.empty())) {
       while (batches.hasNext()) {
         ColumnarBatch batch = batches.next().getData();
         ColumnVector remove = batch.getColumnVector(0);
@@ -268,12 +315,22 @@ public final class KernelLogReader implements LogReader {
             String path = resolve(location, paths.getString(row));
             found.add(new Tombstone(path, ts, -1));
             if (!dv.isNullAt(row)) {
-              if (dv.getChild(0).isNullAt(row) || dv.getChild(1).isNullAt(row) || dv.getChild(2).isNullAt(row)) {
-                throw Errors.operationFailed("reading the deletion vector descriptor of " + path + " in " + location,
-                    new IllegalArgumentException("storageType, pathOrInlineDv and cardinality are required"));
+              if (dv.getChild(0).isNullAt(row)
+                  || dv.getChild(1).isNullAt(row)
+                  || dv.getChild(2).isNullAt(row)) {
+                throw Errors.operationFailed(
+                    "reading the deletion vector descriptor of " + path + " in " + location,
+                    new IllegalArgumentException(
+                        "storageType, pathOrInlineDv and cardinality are required"));
               }
-              KernelDeletionVectors.of(location, dv.getChild(0).getString(row), dv.getChild(1).getString(row),
-                  dv.getChild(2).getLong(row), path).file().ifPresent(file -> found.add(new Tombstone(file, ts, -1)));
+              KernelDeletionVectors.of(
+                      location,
+                      dv.getChild(0).getString(row),
+                      dv.getChild(1).getString(row),
+                      dv.getChild(2).getLong(row),
+                      path)
+                  .file()
+                  .ifPresent(file -> found.add(new Tombstone(file, ts, -1)));
             }
           }
         }
@@ -283,7 +340,10 @@ public final class KernelLogReader implements LogReader {
   }
 
   private static Tombstone later(Tombstone a, Tombstone b) {
-    return b.version() > a.version() || (b.version() == a.version() && b.removedAtMillis() > a.removedAtMillis()) ? b : a;
+    return b.version() > a.version()
+            || (b.version() == a.version() && b.removedAtMillis() > a.removedAtMillis())
+        ? b
+        : a;
   }
 
   /**

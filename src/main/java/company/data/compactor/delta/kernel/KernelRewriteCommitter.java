@@ -85,9 +85,9 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
   }
 
   /**
-   * As {@link #KernelRewriteCommitter(Storage, Clock)}; a commit write that fails without an
-   * answer is retried after {@code retries}' backoff, up to its attempts (rebases over concurrent
-   * commits count apart, up to {@value #MAX_REBASES}).
+   * As {@link #KernelRewriteCommitter(Storage, Clock)}; a commit write that fails without an answer
+   * is retried after {@code retries}' backoff, up to its attempts (rebases over concurrent commits
+   * count apart, up to {@value #MAX_REBASES}).
    */
   public KernelRewriteCommitter(Storage storage, Clock clock, RetryPolicy retries) {
     this.storage = storage;
@@ -112,14 +112,17 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
               .buildUpdateTableTransaction(KernelEngines.ENGINE_INFO, Operation.MANUAL_UPDATE)
               .withMaxRetries(MAX_REBASES)
               .build(engine);
-      result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions(commit))));
+      result =
+          txn.commit(
+              engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions(commit))));
     } catch (ConcurrentWriteException e) {
       return afterFailure(commit, committer, e, true);
     } catch (KernelException | UncheckedIOException e) {
       if (committer.attempts() == 0) {
         throw Errors.operationFailed("committing a rewrite of " + where, e);
       }
-      // MaxCommitRetryLimitReachedException: kernel cannot tell whether an attempt landed; the log can.
+      // MaxCommitRetryLimitReachedException: kernel cannot tell whether an attempt landed; the log
+      // can.
       return afterFailure(commit, committer, e, false);
     } catch (CommitStateUnknownException e) {
       return afterFailure(commit, committer, e, false);
@@ -134,42 +137,77 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
   }
 
   /**
-   * Decides a failed or conflicted commit by what the log holds: our {@code txnId} at some
-   * version means it landed (kernel may have rebased over its own commit after a lost response);
-   * a conflict whose new files no commit references is {@link CommitOutcome.Conflicted}; anything
-   * else is thrown, and the new files stay.
+   * Decides a failed or conflicted commit by what the log holds: our {@code txnId} at some version
+   * means it landed (kernel may have rebased over its own commit after a lost response); a conflict
+   * whose new files no commit references is {@link CommitOutcome.Conflicted}; anything else is
+   * thrown, and the new files stay.
    */
-  private CommitOutcome afterFailure(RewriteCommit commit, OperationCommitter committer, RuntimeException failure, boolean conflict) {
+  private CommitOutcome afterFailure(
+      RewriteCommit commit,
+      OperationCommitter committer,
+      RuntimeException failure,
+      boolean conflict) {
     List<String> newPaths = commit.added().stream().map(NewDataFile::logPath).toList();
     CommitEvidence evidence;
     try {
-      evidence = CommitEvidence.read(storage, commit.location(), commit.readVersion(), committer.txnId(), newPaths);
+      evidence =
+          CommitEvidence.read(
+              storage, commit.location(), commit.readVersion(), committer.txnId(), newPaths);
     } catch (IOException | RuntimeException e) {
       throw Errors.commitFailed(
-          "The " + commit.operation() + " commit of " + commit.location() + " (read version " + commit.readVersion()
-              + ") failed (" + failure.getMessage() + ") and the log could not be read to tell whether it landed ("
-              + e.getMessage() + "). " + howToCheck(commit, committer),
+          "The "
+              + commit.operation()
+              + " commit of "
+              + commit.location()
+              + " (read version "
+              + commit.readVersion()
+              + ") failed ("
+              + failure.getMessage()
+              + ") and the log could not be read to tell whether it landed ("
+              + e.getMessage()
+              + "). "
+              + howToCheck(commit, committer),
           failure);
     }
     if (evidence.landed()) {
       long version = evidence.ourVersion().getAsLong();
-      LOG.log(Level.WARNING,
+      LOG.log(
+          Level.WARNING,
           "commit landed although kernel reported {0}: table={1} version={2} txn={3} (a lost response; the log holds our commit)",
-          failure.getClass().getSimpleName(), commit.location(), version, committer.txnId());
+          failure.getClass().getSimpleName(),
+          commit.location(),
+          version,
+          committer.txnId());
       return new CommitOutcome.Committed(version, List.of());
     }
     if (!evidence.newFilesUnreferenced()) {
       throw Errors.commitFailed(
-          "The " + commit.operation() + " commit of " + commit.location() + " failed (" + failure.getMessage()
-              + "), yet versions after " + commit.readVersion() + " add " + evidence.referencedNewPaths()
-              + " of its new files; nothing was deleted. " + howToCheck(commit, committer),
+          "The "
+              + commit.operation()
+              + " commit of "
+              + commit.location()
+              + " failed ("
+              + failure.getMessage()
+              + "), yet versions after "
+              + commit.readVersion()
+              + " add "
+              + evidence.referencedNewPaths()
+              + " of its new files; nothing was deleted. "
+              + howToCheck(commit, committer),
           failure);
     }
     if (committer.unprovenAt().isPresent()) {
       throw Errors.commitFailed(
-          "The " + commit.operation() + " commit of " + commit.location() + " may or may not have landed: "
-              + committer.unprovenAt().get() + ". The log up to version " + evidence.latestVersion()
-              + " does not hold it yet; the new files were kept. " + howToCheck(commit, committer),
+          "The "
+              + commit.operation()
+              + " commit of "
+              + commit.location()
+              + " may or may not have landed: "
+              + committer.unprovenAt().get()
+              + ". The log up to version "
+              + evidence.latestVersion()
+              + " does not hold it yet; the new files were kept. "
+              + howToCheck(commit, committer),
           failure);
     }
     if (conflict) {
@@ -180,16 +218,32 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
       return new CommitOutcome.Outpaced(failure.getMessage());
     }
     throw Errors.commitFailed(
-        "The " + commit.operation() + " commit of " + commit.location() + " was not written: every attempt to write "
-            + committer.lastPath() + " failed (" + committer.attempts() + " attempts; last: " + committer.lastFailure()
-            + "). The log up to version " + evidence.latestVersion() + " holds no commit of this run, so the table is"
-            + " unchanged. " + orphans(commit),
+        "The "
+            + commit.operation()
+            + " commit of "
+            + commit.location()
+            + " was not written: every attempt to write "
+            + committer.lastPath()
+            + " failed ("
+            + committer.attempts()
+            + " attempts; last: "
+            + committer.lastFailure()
+            + "). The log up to version "
+            + evidence.latestVersion()
+            + " holds no commit of this run, so the table is"
+            + " unchanged. "
+            + orphans(commit),
         failure);
   }
 
   private static String howToCheck(RewriteCommit commit, OperationCommitter committer) {
-    return "To check: read " + committer.lastPath() + " (and later versions); if a commitInfo there has txnId "
-        + committer.txnId() + " the " + commit.operation() + " is committed, otherwise nothing of it is. "
+    return "To check: read "
+        + committer.lastPath()
+        + " (and later versions); if a commitInfo there has txnId "
+        + committer.txnId()
+        + " the "
+        + commit.operation()
+        + " is committed, otherwise nothing of it is. "
         + orphans(commit);
   }
 
@@ -198,7 +252,11 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
       return "It wrote no data files.";
     }
     List<String> paths = commit.added().stream().map(NewDataFile::path).toList();
-    return "Its " + paths.size() + " new file(s) " + paths + " were kept in case a write still lands; if"
+    return "Its "
+        + paths.size()
+        + " new file(s) "
+        + paths
+        + " were kept in case a write still lands; if"
         + " nothing references them they are orphans that a full-mode vacuum (--vacuum-mode full) deletes once"
         + " they are older than the retention period.";
   }
@@ -210,7 +268,8 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
         hook.threadSafeInvoke(engine);
       } catch (IOException | RuntimeException e) {
         // The commit has landed; a failed checkpoint or checksum only costs readers time.
-        String failure = hook.getType() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
+        String failure =
+            hook.getType() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
         failures.add(failure);
         LOG.log(
             Level.WARNING,
@@ -257,7 +316,8 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     // maxima to milliseconds, below the true maximum.
     fields.put(AddFile.FULL_SCHEMA.indexOf("stats"), file.statsJson());
     if (!file.tags().isEmpty()) {
-      fields.put(AddFile.FULL_SCHEMA.indexOf("tags"), VectorUtils.stringStringMapValue(file.tags()));
+      fields.put(
+          AddFile.FULL_SCHEMA.indexOf("tags"), VectorUtils.stringStringMapValue(file.tags()));
     }
     return new GenericRow(AddFile.FULL_SCHEMA, fields);
   }
@@ -268,8 +328,8 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
 
   /**
    * Writes the commit file like kernel's file-system committer (put-if-absent through the storage
-   * port), with the commit info rewritten to say what the compactor did, as Delta Lake and
-   * delta-rs record OPTIMIZE.
+   * port), with the commit info rewritten to say what the compactor did, as Delta Lake and delta-rs
+   * record OPTIMIZE.
    *
    * <p>The conditional write is never judged by its answer alone: when it fails or finds a file
    * there (a retried request meeting its own earlier, lost-response attempt answers 412), the file
@@ -332,7 +392,8 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
       try {
         content = serialise(finalizedActions);
       } catch (IOException e) {
-        throw new CommitFailedException(false, false, "Failed to serialise the commit for " + path + ": " + e.getMessage(), e);
+        throw new CommitFailedException(
+            false, false, "Failed to serialise the commit for " + path + ": " + e.getMessage(), e);
       }
       IOException failure = null;
       try {
@@ -346,13 +407,24 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
       try {
         stored = readIfPresent(path);
       } catch (IOException e) {
-        unproven = "writing " + path + (failure == null ? " found a file there" : " failed (" + failure.getMessage() + ")")
-            + " and reading it back failed too (" + e.getMessage() + ")";
+        unproven =
+            "writing "
+                + path
+                + (failure == null
+                    ? " found a file there"
+                    : " failed (" + failure.getMessage() + ")")
+                + " and reading it back failed too ("
+                + e.getMessage()
+                + ")";
         throw new CommitFailedException(false, false, unproven, e);
       }
       if (CommitEvidence.sameBytes(stored, content)) {
-        LOG.log(Level.INFO, "commit write answered {0} but {1} holds our commit (a lost response): table={2}",
-            failure == null ? "412" : failure.getMessage(), path, commit.location());
+        LOG.log(
+            Level.INFO,
+            "commit write answered {0} but {1} holds our commit (a lost response): table={2}",
+            failure == null ? "412" : failure.getMessage(),
+            path,
+            commit.location());
         return written(path);
       }
       if (stored.isPresent()) {
@@ -362,15 +434,24 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
             true, true, "Concurrent write detected for version " + metadata.getVersion());
       }
       // Nothing there: nothing landed. Retry (kernel retries the same version) after a backoff.
-      lastFailure = failure == null ? "the store reported a concurrent write in flight" : failure.getMessage();
+      lastFailure =
+          failure == null
+              ? "the store reported a concurrent write in flight"
+              : failure.getMessage();
       failuresInARow++;
       if (!retries.allowsAnotherAfter(failuresInARow)) {
-        throw new CommitFailedException(false, false, "Failed to write " + path + " " + failuresInARow
-            + " times; last: " + lastFailure, failure);
+        throw new CommitFailedException(
+            false,
+            false,
+            "Failed to write " + path + " " + failuresInARow + " times; last: " + lastFailure,
+            failure);
       }
-      pause(retries.backoff(failuresInARow, java.util.concurrent.ThreadLocalRandom.current()::nextDouble));
+      pause(
+          retries.backoff(
+              failuresInARow, java.util.concurrent.ThreadLocalRandom.current()::nextDouble));
       // Retryable without conflict: kernel retries the same version.
-      throw new CommitFailedException(true, false, "Failed to write " + path + ": " + lastFailure, failure);
+      throw new CommitFailedException(
+          true, false, "Failed to write " + path + ": " + lastFailure, failure);
     }
 
     private CommitResponse written(String path) throws CommitFailedException {
@@ -379,9 +460,15 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
         StoredObject written = storage.stat(path);
         return new CommitResponse(
             ParsedPublishedDeltaData.forFileStatus(
-                FileStatus.of(written.path(), written.sizeBytes(), written.modificationTimeMillis())));
+                FileStatus.of(
+                    written.path(), written.sizeBytes(), written.modificationTimeMillis())));
       } catch (IOException e) {
-        unproven = "the commit " + path + " was written but could not be read back (" + e.getMessage() + ")";
+        unproven =
+            "the commit "
+                + path
+                + " was written but could not be read back ("
+                + e.getMessage()
+                + ")";
         throw new CommitFailedException(false, false, unproven, e);
       }
     }

@@ -53,7 +53,8 @@ public final class KernelTableWriter implements TableWriter {
                 schema.partitionColumns().stream().map(Column::new).toList());
     try {
       Transaction txn =
-          TableManager.buildCreateTableTransaction(location.uri(), struct, KernelEngines.ENGINE_INFO)
+          TableManager.buildCreateTableTransaction(
+                  location.uri(), struct, KernelEngines.ENGINE_INFO)
               .withTableProperties(properties)
               .withDataLayoutSpec(layout)
               .build(engine);
@@ -68,12 +69,15 @@ public final class KernelTableWriter implements TableWriter {
     try {
       Snapshot snapshot = TableManager.loadSnapshot(location.uri()).build(engine);
       Transaction txn =
-          snapshot.buildUpdateTableTransaction(KernelEngines.ENGINE_INFO, Operation.WRITE).build(engine);
+          snapshot
+              .buildUpdateTableTransaction(KernelEngines.ENGINE_INFO, Operation.WRITE)
+              .build(engine);
       Row state = txn.getTransactionState(engine);
       StructType schema = snapshot.getSchema();
       Map<String, Literal> partitionLiterals = literals(schema, partition);
       CloseableIterator<FilteredColumnarBatch> logical =
-          KernelIterators.of(List.of(new FilteredColumnarBatch(RowBatch.of(schema, rows), Optional.empty())));
+          KernelIterators.of(
+              List.of(new FilteredColumnarBatch(RowBatch.of(schema, rows), Optional.empty())));
       CloseableIterator<FilteredColumnarBatch> physical =
           Transaction.transformLogicalData(engine, state, logical, partitionLiterals);
       DataWriteContext context = Transaction.getWriteContext(engine, state, partitionLiterals);
@@ -113,5 +117,4 @@ public final class KernelTableWriter implements TableWriter {
             });
     return literals;
   }
-
 }

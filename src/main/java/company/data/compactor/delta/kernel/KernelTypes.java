@@ -23,8 +23,13 @@ final class KernelTypes {
   /** The fields of {@code struct} as columns, a struct's own fields nested. */
   private static List<Column> columns(StructType struct) {
     return struct.fields().stream()
-        .map(f -> new Column(f.getName(), typeName(f.getDataType()), f.isNullable(),
-            f.getDataType() instanceof StructType nested ? columns(nested) : List.of()))
+        .map(
+            f ->
+                new Column(
+                    f.getName(),
+                    typeName(f.getDataType()),
+                    f.isNullable(),
+                    f.getDataType() instanceof StructType nested ? columns(nested) : List.of()))
         .toList();
   }
 

@@ -117,7 +117,9 @@ final class RowBatch implements ColumnarBatch {
     @Override
     public int getInt(int rowId) {
       Object value = values[rowId];
-      return value instanceof LocalDate date ? (int) date.toEpochDay() : ((Number) value).intValue();
+      return value instanceof LocalDate date
+          ? (int) date.toEpochDay()
+          : ((Number) value).intValue();
     }
 
     @Override

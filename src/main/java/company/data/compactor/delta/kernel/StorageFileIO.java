@@ -152,7 +152,8 @@ final class StorageFileIO implements FileIO {
       if (failure != null) {
         throw failure;
       }
-      throw new IOException("writing " + path + " if absent found a file there, which then was gone", e);
+      throw new IOException(
+          "writing " + path + " if absent found a file there, which then was gone", e);
     }
     if (!java.util.Arrays.equals(stored, content)) {
       throw new FileAlreadyExistsException(path);

@@ -73,7 +73,8 @@ final class StorageSeekableInputStream extends SeekableInputStream {
     while (done < len) {
       int n = read(b, off + done, len - done);
       if (n < 0) {
-        throw new EOFException("Reached the end of " + path + " after " + done + " of " + len + " bytes");
+        throw new EOFException(
+            "Reached the end of " + path + " after " + done + " of " + len + " bytes");
       }
       done += n;
     }

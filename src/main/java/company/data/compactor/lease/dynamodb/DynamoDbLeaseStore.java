@@ -18,9 +18,9 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 /**
  * Leases as items of a DynamoDB table keyed by {@value #KEY} (string), one per table: {@code
  * table_uri}, {@code owner}, {@code acquired_at} (ISO-8601), {@code expires_at_ms} (epoch
- * milliseconds, what the conditions compare) and {@code expires_at} (epoch seconds, the table's
- * TTL attribute, so DynamoDB eventually deletes abandoned leases). Every change is one
- * conditional write, so two runs racing for a table get one winner.
+ * milliseconds, what the conditions compare) and {@code expires_at} (epoch seconds, the table's TTL
+ * attribute, so DynamoDB eventually deletes abandoned leases). Every change is one conditional
+ * write, so two runs racing for a table get one winner.
  */
 public final class DynamoDbLeaseStore implements LeaseStore {
 
@@ -48,11 +48,15 @@ public final class DynamoDbLeaseStore implements LeaseStore {
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          client.putItem(b -> b.tableName(tableName)
-              .item(item(lease))
-              .conditionExpression("attribute_not_exists(#key) OR expires_at_ms <= :now OR #owner = :owner")
-              .expressionAttributeNames(Map.of("#key", KEY, "#owner", "owner"))
-              .expressionAttributeValues(Map.of(":now", number(now.toEpochMilli()), ":owner", string(owner))));
+          client.putItem(
+              b ->
+                  b.tableName(tableName)
+                      .item(item(lease))
+                      .conditionExpression(
+                          "attribute_not_exists(#key) OR expires_at_ms <= :now OR #owner = :owner")
+                      .expressionAttributeNames(Map.of("#key", KEY, "#owner", "owner"))
+                      .expressionAttributeValues(
+                          Map.of(":now", number(now.toEpochMilli()), ":owner", string(owner))));
           return LeaseAttempt.acquired(lease);
         } catch (ConditionalCheckFailedException e) {
           Optional<Lease> holder = read(key);
@@ -63,7 +67,8 @@ public final class DynamoDbLeaseStore implements LeaseStore {
         }
       }
     } catch (SdkException e) {
-      throw Errors.operationFailed("taking the lease of " + table + " in DynamoDB table " + tableName, e);
+      throw Errors.operationFailed(
+          "taking the lease of " + table + " in DynamoDB table " + tableName, e);
     }
   }
 
@@ -71,35 +76,43 @@ public final class DynamoDbLeaseStore implements LeaseStore {
   public Optional<Lease> renew(Lease lease, Instant now, Duration ttl) {
     Instant expires = now.plus(ttl);
     try {
-      client.updateItem(b -> b.tableName(tableName)
-          .key(Map.of(KEY, string(lease.key())))
-          .updateExpression("SET expires_at_ms = :ms, expires_at = :s")
-          .conditionExpression("#owner = :owner")
-          .expressionAttributeNames(Map.of("#owner", "owner"))
-          .expressionAttributeValues(Map.of(
-              ":ms", number(expires.toEpochMilli()),
-              ":s", number(expires.getEpochSecond()),
-              ":owner", string(lease.owner()))));
-      return Optional.of(new Lease(lease.key(), lease.tableUri(), lease.owner(), lease.acquiredAt(), expires));
+      client.updateItem(
+          b ->
+              b.tableName(tableName)
+                  .key(Map.of(KEY, string(lease.key())))
+                  .updateExpression("SET expires_at_ms = :ms, expires_at = :s")
+                  .conditionExpression("#owner = :owner")
+                  .expressionAttributeNames(Map.of("#owner", "owner"))
+                  .expressionAttributeValues(
+                      Map.of(
+                          ":ms", number(expires.toEpochMilli()),
+                          ":s", number(expires.getEpochSecond()),
+                          ":owner", string(lease.owner()))));
+      return Optional.of(
+          new Lease(lease.key(), lease.tableUri(), lease.owner(), lease.acquiredAt(), expires));
     } catch (ConditionalCheckFailedException e) {
       return Optional.empty();
     } catch (SdkException e) {
-      throw Errors.operationFailed("renewing the lease of " + lease.tableUri() + " in DynamoDB table " + tableName, e);
+      throw Errors.operationFailed(
+          "renewing the lease of " + lease.tableUri() + " in DynamoDB table " + tableName, e);
     }
   }
 
   @Override
   public void release(Lease lease) {
     try {
-      client.deleteItem(b -> b.tableName(tableName)
-          .key(Map.of(KEY, string(lease.key())))
-          .conditionExpression("#owner = :owner")
-          .expressionAttributeNames(Map.of("#owner", "owner"))
-          .expressionAttributeValues(Map.of(":owner", string(lease.owner()))));
+      client.deleteItem(
+          b ->
+              b.tableName(tableName)
+                  .key(Map.of(KEY, string(lease.key())))
+                  .conditionExpression("#owner = :owner")
+                  .expressionAttributeNames(Map.of("#owner", "owner"))
+                  .expressionAttributeValues(Map.of(":owner", string(lease.owner()))));
     } catch (ConditionalCheckFailedException e) {
       // Taken over after expiry, or already released: not ours to delete.
     } catch (SdkException e) {
-      throw Errors.operationFailed("releasing the lease of " + lease.tableUri() + " in DynamoDB table " + tableName, e);
+      throw Errors.operationFailed(
+          "releasing the lease of " + lease.tableUri() + " in DynamoDB table " + tableName, e);
     }
   }
 
@@ -110,26 +123,35 @@ public final class DynamoDbLeaseStore implements LeaseStore {
 
   private Optional<Lease> read(String key) {
     Map<String, AttributeValue> item =
-        client.getItem(b -> b.tableName(tableName).key(Map.of(KEY, string(key))).consistentRead(true)).item();
+        client
+            .getItem(b -> b.tableName(tableName).key(Map.of(KEY, string(key))).consistentRead(true))
+            .item();
     if (item == null || item.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Lease(
-        key,
-        item.get("table_uri").s(),
-        item.get("owner").s(),
-        Instant.parse(item.get("acquired_at").s()),
-        Instant.ofEpochMilli(Long.parseLong(item.get("expires_at_ms").n()))));
+    return Optional.of(
+        new Lease(
+            key,
+            item.get("table_uri").s(),
+            item.get("owner").s(),
+            Instant.parse(item.get("acquired_at").s()),
+            Instant.ofEpochMilli(Long.parseLong(item.get("expires_at_ms").n()))));
   }
 
   private static Map<String, AttributeValue> item(Lease lease) {
     return Map.of(
-        KEY, string(lease.key()),
-        "table_uri", string(lease.tableUri()),
-        "owner", string(lease.owner()),
-        "acquired_at", string(lease.acquiredAt().toString()),
-        "expires_at_ms", number(lease.expiresAt().toEpochMilli()),
-        TTL_ATTRIBUTE, number(lease.expiresAt().getEpochSecond()));
+        KEY,
+        string(lease.key()),
+        "table_uri",
+        string(lease.tableUri()),
+        "owner",
+        string(lease.owner()),
+        "acquired_at",
+        string(lease.acquiredAt().toString()),
+        "expires_at_ms",
+        number(lease.expiresAt().toEpochMilli()),
+        TTL_ATTRIBUTE,
+        number(lease.expiresAt().getEpochSecond()));
   }
 
   private static AttributeValue string(String value) {

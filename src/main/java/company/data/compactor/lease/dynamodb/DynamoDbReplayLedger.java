@@ -29,19 +29,27 @@ public final class DynamoDbReplayLedger implements ReplayLedger {
   @Override
   public boolean recordFirstUse(String digest, Instant now, Instant forgetAt) {
     try {
-      client.putItem(b -> b.tableName(tableName)
-          .item(Map.of(
-              DynamoDbLeaseStore.KEY, AttributeValue.fromS(KEY_PREFIX + digest),
-              "expires_at_ms", AttributeValue.fromN(Long.toString(forgetAt.toEpochMilli())),
-              DynamoDbLeaseStore.TTL_ATTRIBUTE, AttributeValue.fromN(Long.toString(forgetAt.getEpochSecond()))))
-          .conditionExpression("attribute_not_exists(#key) OR expires_at_ms <= :now")
-          .expressionAttributeNames(Map.of("#key", DynamoDbLeaseStore.KEY))
-          .expressionAttributeValues(Map.of(":now", AttributeValue.fromN(Long.toString(now.toEpochMilli())))));
+      client.putItem(
+          b ->
+              b.tableName(tableName)
+                  .item(
+                      Map.of(
+                          DynamoDbLeaseStore.KEY,
+                          AttributeValue.fromS(KEY_PREFIX + digest),
+                          "expires_at_ms",
+                          AttributeValue.fromN(Long.toString(forgetAt.toEpochMilli())),
+                          DynamoDbLeaseStore.TTL_ATTRIBUTE,
+                          AttributeValue.fromN(Long.toString(forgetAt.getEpochSecond()))))
+                  .conditionExpression("attribute_not_exists(#key) OR expires_at_ms <= :now")
+                  .expressionAttributeNames(Map.of("#key", DynamoDbLeaseStore.KEY))
+                  .expressionAttributeValues(
+                      Map.of(":now", AttributeValue.fromN(Long.toString(now.toEpochMilli())))));
       return true;
     } catch (ConditionalCheckFailedException e) {
       return false;
     } catch (SdkException e) {
-      throw Errors.operationFailed("recording a signed webhook request in DynamoDB table " + tableName, e);
+      throw Errors.operationFailed(
+          "recording a signed webhook request in DynamoDB table " + tableName, e);
     }
   }
 }

@@ -11,9 +11,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Builds the S3 client from the standard AWS settings: credentials from {@code
  * AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY}(/{@code AWS_SESSION_TOKEN}) in the given
  * environment, else the default provider chain (profiles, Lambda role); region from {@code
- * AWS_REGION} or {@code AWS_DEFAULT_REGION}, else us-east-1; endpoint from
- * {@code AWS_ENDPOINT_URL_S3} or {@code AWS_ENDPOINT_URL} (S3-compatible stores); path-style
- * addressing when {@code COMPACTOR_S3_PATH_STYLE=true}. Retries and timeouts follow {@link
+ * AWS_REGION} or {@code AWS_DEFAULT_REGION}, else us-east-1; endpoint from {@code
+ * AWS_ENDPOINT_URL_S3} or {@code AWS_ENDPOINT_URL} (S3-compatible stores); path-style addressing
+ * when {@code COMPACTOR_S3_PATH_STYLE=true}. Retries and timeouts follow {@link
  * AwsClients#retryPolicy}.
  */
 public final class S3Clients {
@@ -42,7 +42,8 @@ public final class S3Clients {
             // reject the aws-chunked encoding they need.
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-            .forcePathStyle(Boolean.parseBoolean(environment.getOrDefault("COMPACTOR_S3_PATH_STYLE", "false")));
+            .forcePathStyle(
+                Boolean.parseBoolean(environment.getOrDefault("COMPACTOR_S3_PATH_STYLE", "false")));
     AwsClients.configure(builder, environment, "S3", policy);
     return builder.build();
   }

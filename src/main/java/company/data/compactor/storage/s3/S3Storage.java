@@ -31,21 +31,21 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@link Storage} on Amazon S3 (and S3-compatible stores) through the AWS SDK v2 sync client.
- * Paths are {@code s3://bucket/key}.
+ * {@link Storage} on Amazon S3 (and S3-compatible stores) through the AWS SDK v2 sync client. Paths
+ * are {@code s3://bucket/key}.
  *
  * <ul>
  *   <li>Missing keys raise {@link FileNotFoundException}, as Delta kernel requires.
- *   <li>{@link #putIfAbsent} is a conditional PUT ({@code If-None-Match: *}): S3 answers 412 to
- *       the loser of a race, which is how Delta log commits stay safe next to delta-rs writers. It
- *       goes through its own client that never retries: a retried conditional PUT whose first
- *       response was lost meets its own object and answers 412, so a {@code false} or a failure
- *       only means "read the object to know" (the Delta log committer does).
+ *   <li>{@link #putIfAbsent} is a conditional PUT ({@code If-None-Match: *}): S3 answers 412 to the
+ *       loser of a race, which is how Delta log commits stay safe next to delta-rs writers. It goes
+ *       through its own client that never retries: a retried conditional PUT whose first response
+ *       was lost meets its own object and answers 412, so a {@code false} or a failure only means
+ *       "read the object to know" (the Delta log committer does).
  *   <li>{@link #create} buffers to a local temporary file and uploads on close (one PUT, or a
  *       multipart upload above {@value #MULTIPART_THRESHOLD} bytes); nothing is visible before.
  *   <li>Deletes go in batches of {@value #DELETE_BATCH} keys per request.
- *   <li>Other calls are idempotent; throttling and transient errors are retried with backoff by
- *       the client's retry strategy.
+ *   <li>Other calls are idempotent; throttling and transient errors are retried with backoff by the
+ *       client's retry strategy.
  * </ul>
  */
 public final class S3Storage implements Storage {
@@ -93,7 +93,9 @@ public final class S3Storage implements Storage {
         throw new IllegalArgumentException("not an s3:// path: " + path);
       }
       int slash = rest.indexOf('/');
-      return slash < 0 ? new Location(rest, "") : new Location(rest.substring(0, slash), rest.substring(slash + 1));
+      return slash < 0
+          ? new Location(rest, "")
+          : new Location(rest.substring(0, slash), rest.substring(slash + 1));
     }
 
     String uri(String key) {
@@ -107,9 +109,11 @@ public final class S3Storage implements Storage {
     int slash = at.key().lastIndexOf('/');
     String dir = slash < 0 ? "" : at.key().substring(0, slash + 1);
     String from = at.key().substring(dir.length());
-    ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(at.bucket()).prefix(dir).delimiter("/");
+    ListObjectsV2Request.Builder request =
+        ListObjectsV2Request.builder().bucket(at.bucket()).prefix(dir).delimiter("/");
     if (!from.isEmpty()) {
-      // StartAfter is exclusive; a strict prefix of the name sorts before it and after nothing we need.
+      // StartAfter is exclusive; a strict prefix of the name sorts before it and after nothing we
+      // need.
       request.startAfter(dir + from.substring(0, from.length() - 1));
     }
     List<StoredObject> found = new ArrayList<>();
@@ -139,7 +143,8 @@ public final class S3Storage implements Storage {
     List<StoredObject> found = new ArrayList<>();
     List<String> subdirectories = new ArrayList<>();
     try {
-      for (ListObjectsV2Response page : client.listObjectsV2Paginator(b -> b.bucket(at.bucket()).prefix(dir).delimiter("/"))) {
+      for (ListObjectsV2Response page :
+          client.listObjectsV2Paginator(b -> b.bucket(at.bucket()).prefix(dir).delimiter("/"))) {
         page.contents().forEach(o -> found.add(toStored(at, o)));
         page.commonPrefixes().forEach(p -> subdirectories.add(p.prefix()));
       }
@@ -147,11 +152,17 @@ public final class S3Storage implements Storage {
       throw wrap("listing " + at.uri(dir), e);
     }
     java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, Math.min(PARALLEL_LISTINGS, subdirectories.size())));
+        java.util.concurrent.Executors.newFixedThreadPool(
+            Math.max(1, Math.min(PARALLEL_LISTINGS, subdirectories.size())));
     try {
       List<java.util.concurrent.Future<List<S3Object>>> listings = new ArrayList<>();
       for (String sub : subdirectories) {
-        listings.add(pool.submit(() -> list(ListObjectsV2Request.builder().bucket(at.bucket()).prefix(sub).build(), at)));
+        listings.add(
+            pool.submit(
+                () ->
+                    list(
+                        ListObjectsV2Request.builder().bucket(at.bucket()).prefix(sub).build(),
+                        at)));
       }
       for (var listing : listings) {
         listing.get().forEach(o -> found.add(toStored(at, o)));
@@ -190,12 +201,13 @@ public final class S3Storage implements Storage {
   public InputStream openFrom(String path, long offset) throws IOException {
     Location at = Location.of(path);
     try {
-      return client.getObject(b -> {
-        b.bucket(at.bucket()).key(at.key());
-        if (offset > 0) {
-          b.range("bytes=" + offset + "-");
-        }
-      });
+      return client.getObject(
+          b -> {
+            b.bucket(at.bucket()).key(at.key());
+            if (offset > 0) {
+              b.range("bytes=" + offset + "-");
+            }
+          });
     } catch (NoSuchKeyException e) {
       throw notFound(path);
     } catch (S3Exception e) {
@@ -216,7 +228,8 @@ public final class S3Storage implements Storage {
   public OutputStream create(String path) throws IOException {
     Location at = Location.of(path);
     Files.createDirectories(tempDir);
-    return new PublishOnClose(Files.createTempFile(tempDir, "upload-", ".tmp"), buffer -> upload(at, buffer));
+    return new PublishOnClose(
+        Files.createTempFile(tempDir, "upload-", ".tmp"), buffer -> upload(at, buffer));
   }
 
   private void upload(Location at, Path file) throws IOException {
@@ -233,7 +246,8 @@ public final class S3Storage implements Storage {
   }
 
   private void uploadMultipart(Location at, Path file, long size) throws IOException {
-    String uploadId = client.createMultipartUpload(b -> b.bucket(at.bucket()).key(at.key())).uploadId();
+    String uploadId =
+        client.createMultipartUpload(b -> b.bucket(at.bucket()).key(at.key())).uploadId();
     try {
       List<CompletedPart> parts = new ArrayList<>();
       byte[] chunk = new byte[(int) PART_SIZE];
@@ -244,15 +258,25 @@ public final class S3Storage implements Storage {
             break;
           }
           int partNumber = number;
-          String etag = client.uploadPart(
-                  b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId).partNumber(partNumber),
-                  RequestBody.fromBytes(java.util.Arrays.copyOf(chunk, read)))
-              .eTag();
+          String etag =
+              client
+                  .uploadPart(
+                      b ->
+                          b.bucket(at.bucket())
+                              .key(at.key())
+                              .uploadId(uploadId)
+                              .partNumber(partNumber),
+                      RequestBody.fromBytes(java.util.Arrays.copyOf(chunk, read)))
+                  .eTag();
           parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
         }
       }
-      client.completeMultipartUpload(b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId)
-          .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
+      client.completeMultipartUpload(
+          b ->
+              b.bucket(at.bucket())
+                  .key(at.key())
+                  .uploadId(uploadId)
+                  .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
     } catch (IOException | SdkException e) {
       client.abortMultipartUpload(b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId));
       throw e;
@@ -263,14 +287,17 @@ public final class S3Storage implements Storage {
   public boolean putIfAbsent(String path, byte[] content) throws IOException {
     Location at = Location.of(path);
     try {
-      conditionalWrites.putObject(b -> b.bucket(at.bucket()).key(at.key()).ifNoneMatch("*"), RequestBody.fromBytes(content));
+      conditionalWrites.putObject(
+          b -> b.bucket(at.bucket()).key(at.key()).ifNoneMatch("*"),
+          RequestBody.fromBytes(content));
       return true;
     } catch (S3Exception e) {
       if (e.statusCode() == 412) {
         return false;
       }
       if (e.statusCode() == 409) {
-        // A concurrent conditional write in flight on the same key (S3 "ConditionalRequestConflict").
+        // A concurrent conditional write in flight on the same key (S3
+        // "ConditionalRequestConflict").
         return false;
       }
       throw wrap("writing " + path + " if absent", e);
@@ -295,19 +322,30 @@ public final class S3Storage implements Storage {
       for (String path : batch) {
         Location at = Location.of(path);
         if (!at.bucket().equals(bucket)) {
-          throw new IllegalArgumentException("one delete batch spans buckets " + bucket + " and " + at.bucket());
+          throw new IllegalArgumentException(
+              "one delete batch spans buckets " + bucket + " and " + at.bucket());
         }
         keys.add(ObjectIdentifier.builder().key(at.key()).build());
       }
       try {
-        DeleteObjectsResponse response = client.deleteObjects(b -> b.bucket(bucket)
-            .delete(Delete.builder().objects(keys).quiet(true).build()));
-        List<String> failed = response.errors().stream()
-            .filter(e -> !"NoSuchKey".equals(e.code()))
-            .map(e -> e.key() + " (" + e.code() + ": " + e.message() + ")")
-            .toList();
+        DeleteObjectsResponse response =
+            client.deleteObjects(
+                b -> b.bucket(bucket).delete(Delete.builder().objects(keys).quiet(true).build()));
+        List<String> failed =
+            response.errors().stream()
+                .filter(e -> !"NoSuchKey".equals(e.code()))
+                .map(e -> e.key() + " (" + e.code() + ": " + e.message() + ")")
+                .toList();
         if (!failed.isEmpty()) {
-          throw new IOException("could not delete " + failed.size() + " of " + keys.size() + " objects in " + bucket + ": " + failed);
+          throw new IOException(
+              "could not delete "
+                  + failed.size()
+                  + " of "
+                  + keys.size()
+                  + " objects in "
+                  + bucket
+                  + ": "
+                  + failed);
         }
         deleted += keys.size();
       } catch (SdkException e) {
@@ -338,7 +376,8 @@ public final class S3Storage implements Storage {
   }
 
   private static StoredObject toStored(Location at, S3Object object) {
-    return new StoredObject(at.uri(object.key()), object.size(), object.lastModified().toEpochMilli());
+    return new StoredObject(
+        at.uri(object.key()), object.size(), object.lastModified().toEpochMilli());
   }
 
   private static FileNotFoundException notFound(String path) {
@@ -350,6 +389,7 @@ public final class S3Storage implements Storage {
   }
 
   static int compareUtf8(String a, String b) {
-    return java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    return java.util.Arrays.compareUnsigned(
+        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -71,7 +71,8 @@ final class AttributeValues {
   }
 
   private static String number(Number n) {
-    if (n instanceof Double d && (d.isNaN() || d.isInfinite()) || n instanceof Float f && (f.isNaN() || f.isInfinite())) {
+    if (n instanceof Double d && (d.isNaN() || d.isInfinite())
+        || n instanceof Float f && (f.isNaN() || f.isInfinite())) {
       throw new IllegalArgumentException("DynamoDB numbers must be finite: " + n);
     }
     if (n instanceof Double || n instanceof Float) {

@@ -20,7 +20,6 @@ import company.data.compactor.demo.DemoTable;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.DataFile;
-import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
@@ -45,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CompactionRacesIT {
 
-  private static final List<String> DATA_COLUMNS = List.of("event_id", "customer_id", "event_type", "amount");
+  private static final List<String> DATA_COLUMNS =
+      List.of("event_id", "customer_id", "event_type", "amount");
   private static final String FIRST_DAY = "event_date=2026-10-17";
 
   @TempDir Path dir;
@@ -65,12 +65,23 @@ class CompactionRacesIT {
 
   private static CompactionOptions options() {
     return new CompactionOptions(
-        ByteSizes.mbToBytes(128), 40.0, ByteSizes.mbToBytes(128), 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        ByteSizes.mbToBytes(128),
+        40.0,
+        ByteSizes.mbToBytes(128),
+        1L << 30,
+        PartitionFilter.all(),
+        OptionalLong.empty(),
+        Layout.BIN_PACK,
+        List.of());
   }
 
   private CompactionExecutor executor(Storage through) {
     return new CompactionExecutor(
-        through, new KernelRewriteCommitter(through, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC());
+        through,
+        new KernelRewriteCommitter(through, Clock.systemUTC()),
+        RewriteSettings.defaults(),
+        dir.resolve("scratch"),
+        Clock.systemUTC());
   }
 
   private List<Path> parquetFilesIn(String partition) throws IOException {
@@ -87,25 +98,41 @@ class CompactionRacesIT {
     CompactionResult result = executor(storage).execute(plan, seeded);
     TableSnapshot after = tables.loadLatest(location);
 
-    assertThat(result.partitions()).extracting(PartitionResult::status).containsOnly(PartitionResult.Status.COMMITTED);
+    assertThat(result.partitions())
+        .extracting(PartitionResult::status)
+        .containsOnly(PartitionResult.Status.COMMITTED);
     assertThat(after.version()).isEqualTo(34);
     assertThat(after.activeFiles()).hasSize(4);
     assertThat(DuckDb.countAndSum(after.activeFiles(), "amount").rows()).isEqualTo(1550);
-    String expected = DuckDb.checksum(
-        Stream.concat(seeded.activeFiles().stream(), tables.loadLatest(location).activeFiles().stream()
-            .filter(f -> f.numRecords().getAsLong() == 50)).toList(), DATA_COLUMNS);
-    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected).startsWith("1550:");
+    String expected =
+        DuckDb.checksum(
+            Stream.concat(
+                    seeded.activeFiles().stream(),
+                    tables.loadLatest(location).activeFiles().stream()
+                        .filter(f -> f.numRecords().getAsLong() == 50))
+                .toList(),
+            DATA_COLUMNS);
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS))
+        .isEqualTo(expected)
+        .startsWith("1550:");
   }
 
   @Test
   void concurrentDeleteOfOneInput_abortsThatPartition_noRowLostOrDuplicated() throws Exception {
     CompactionPlan plan = CompactionPlanner.plan(seeded, options());
-    DataFile victim = seeded.activeFiles().stream().filter(f -> f.partition().label().equals(FIRST_DAY)).findFirst().orElseThrow();
+    DataFile victim =
+        seeded.activeFiles().stream()
+            .filter(f -> f.partition().label().equals(FIRST_DAY))
+            .findFirst()
+            .orElseThrow();
     CommitOutcome delete =
         new KernelRewriteCommitter(storage, Clock.systemUTC())
-            .commitRewrite(new RewriteCommit(location, 30, List.of(victim), List.of(), "DELETE", Map.of(), Map.of()));
+            .commitRewrite(
+                new RewriteCommit(
+                    location, 30, List.of(victim), List.of(), "DELETE", Map.of(), Map.of()));
     assertThat(delete).isInstanceOf(CommitOutcome.Committed.class);
-    List<DataFile> survivors = seeded.activeFiles().stream().filter(f -> !f.equals(victim)).toList();
+    List<DataFile> survivors =
+        seeded.activeFiles().stream().filter(f -> !f.equals(victim)).toList();
     String expected = DuckDb.checksum(survivors, DATA_COLUMNS);
 
     CompactionResult result = executor(storage).execute(plan, seeded);
@@ -114,14 +141,21 @@ class CompactionRacesIT {
     assertThat(result.partitions())
         .filteredOn(p -> p.partition().label().equals(FIRST_DAY))
         .singleElement()
-        .satisfies(p -> {
-          assertThat(p.status()).isEqualTo(PartitionResult.Status.CONFLICTED);
-          assertThat(p.detail()).contains("the new files were deleted");
-        });
+        .satisfies(
+            p -> {
+              assertThat(p.status()).isEqualTo(PartitionResult.Status.CONFLICTED);
+              assertThat(p.detail()).contains("the new files were deleted");
+            });
     assertThat(result.filesRemoved()).isEqualTo(20);
-    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected).startsWith("1450:");
-    assertThat(after.activeFiles()).filteredOn(f -> f.partition().label().equals(FIRST_DAY)).hasSize(9);
-    assertThat(parquetFilesIn(FIRST_DAY)).as("our rewritten file was deleted, the originals stay").hasSize(10);
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS))
+        .isEqualTo(expected)
+        .startsWith("1450:");
+    assertThat(after.activeFiles())
+        .filteredOn(f -> f.partition().label().equals(FIRST_DAY))
+        .hasSize(9);
+    assertThat(parquetFilesIn(FIRST_DAY))
+        .as("our rewritten file was deleted, the originals stay")
+        .hasSize(10);
   }
 
   @Test
@@ -134,13 +168,20 @@ class CompactionRacesIT {
     CompactionResult late = executor(storage).execute(second, seeded);
     TableSnapshot after = tables.loadLatest(location);
 
-    assertThat(late.partitions()).extracting(PartitionResult::status).containsOnly(PartitionResult.Status.CONFLICTED);
+    assertThat(late.partitions())
+        .extracting(PartitionResult::status)
+        .containsOnly(PartitionResult.Status.CONFLICTED);
     assertThat(late.compacted()).isFalse();
     assertThat(after.version()).isEqualTo(33);
     assertThat(after.activeFiles()).hasSize(3);
-    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected).startsWith("1500:");
-    for (String partition : List.of("event_date=2026-10-17", "event_date=2026-10-18", "event_date=2026-10-19")) {
-      assertThat(parquetFilesIn(partition)).as("10 originals + 1 output, the loser's output deleted").hasSize(11);
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS))
+        .isEqualTo(expected)
+        .startsWith("1500:");
+    for (String partition :
+        List.of("event_date=2026-10-17", "event_date=2026-10-18", "event_date=2026-10-19")) {
+      assertThat(parquetFilesIn(partition))
+          .as("10 originals + 1 output, the loser's output deleted")
+          .hasSize(11);
     }
   }
 
@@ -157,11 +198,16 @@ class CompactionRacesIT {
 
     assertThat(e.kind()).isEqualTo(CompactorException.Kind.OPERATION_FAILED);
     assertThat(e.getMessage())
-        .startsWith("The OPTIMIZE commit of " + location.uri() + " was not written: every attempt to write ")
-        .contains("(5 attempts; last: injected crash before the commit file was written). The log up to version 30"
-            + " holds no commit of this run, so the table is unchanged. Its 1 new file(s) [")
-        .endsWith("were kept in case a write still lands; if nothing references them they are orphans that a"
-            + " full-mode vacuum (--vacuum-mode full) deletes once they are older than the retention period.");
+        .startsWith(
+            "The OPTIMIZE commit of "
+                + location.uri()
+                + " was not written: every attempt to write ")
+        .contains(
+            "(5 attempts; last: injected crash before the commit file was written). The log up to version 30"
+                + " holds no commit of this run, so the table is unchanged. Its 1 new file(s) [")
+        .endsWith(
+            "were kept in case a write still lands; if nothing references them they are orphans that a"
+                + " full-mode vacuum (--vacuum-mode full) deletes once they are older than the retention period.");
     assertThat(after.version()).isEqualTo(30);
     assertThat(after.activeFiles()).containsExactlyInAnyOrderElementsOf(seeded.activeFiles());
     assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(expected);

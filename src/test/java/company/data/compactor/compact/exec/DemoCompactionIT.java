@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Bin-packing the demo table end to end on local disk. */
 class DemoCompactionIT {
 
-  private static final List<String> DATA_COLUMNS = List.of("event_id", "customer_id", "event_type", "amount");
+  private static final List<String> DATA_COLUMNS =
+      List.of("event_id", "customer_id", "event_type", "amount");
 
   @TempDir Path dir;
 
@@ -41,16 +42,28 @@ class DemoCompactionIT {
 
   private CompactionOptions options() {
     return new CompactionOptions(
-        ByteSizes.mbToBytes(128), 40.0, ByteSizes.mbToBytes(128), 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        ByteSizes.mbToBytes(128),
+        40.0,
+        ByteSizes.mbToBytes(128),
+        1L << 30,
+        PartitionFilter.all(),
+        OptionalLong.empty(),
+        Layout.BIN_PACK,
+        List.of());
   }
 
   private CompactionExecutor executor() {
     return new CompactionExecutor(
-        storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC());
+        storage,
+        new KernelRewriteCommitter(storage, Clock.systemUTC()),
+        RewriteSettings.defaults(),
+        dir.resolve("scratch"),
+        Clock.systemUTC());
   }
 
   @Test
-  void demo_thirtyFilesBecomeThree_rowsAndChecksumUnchanged_andASecondRunPlansNothing() throws Exception {
+  void demo_thirtyFilesBecomeThree_rowsAndChecksumUnchanged_andASecondRunPlansNothing()
+      throws Exception {
     TableLocation location = TableLocation.parse("demo", dir);
     new DemoSeeder(storage, tables, new KernelTableWriter(storage)).seed(location);
     TableSnapshot before = tables.loadLatest(location);
@@ -61,7 +74,9 @@ class DemoCompactionIT {
     TableSnapshot after = tables.loadLatest(location);
 
     assertThat(plan.bins()).hasSize(3);
-    assertThat(result.partitions()).extracting(PartitionResult::status).containsOnly(PartitionResult.Status.COMMITTED);
+    assertThat(result.partitions())
+        .extracting(PartitionResult::status)
+        .containsOnly(PartitionResult.Status.COMMITTED);
     assertThat(result.filesRemoved()).isEqualTo(30);
     assertThat(result.filesAdded()).isEqualTo(3);
     assertThat(result.rowsRewritten()).isEqualTo(1500);
@@ -69,10 +84,14 @@ class DemoCompactionIT {
     assertThat(result.versionAfter()).isEqualTo(33);
     assertThat(after.version()).isEqualTo(33);
     assertThat(after.activeFiles()).hasSize(3);
-    assertThat(after.activeFiles()).extracting(f -> f.partition().label())
-        .containsExactlyInAnyOrder("event_date=2026-10-17", "event_date=2026-10-18", "event_date=2026-10-19");
+    assertThat(after.activeFiles())
+        .extracting(f -> f.partition().label())
+        .containsExactlyInAnyOrder(
+            "event_date=2026-10-17", "event_date=2026-10-18", "event_date=2026-10-19");
     assertThat(after.activeFiles()).allSatisfy(f -> assertThat(f.numRecords()).hasValue(500));
-    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS)).isEqualTo(checksumBefore).startsWith("1500:");
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS))
+        .isEqualTo(checksumBefore)
+        .startsWith("1500:");
     assertThat(DuckDb.countAndSum(after.activeFiles(), "amount").sum()).isEqualTo(73125.0);
     for (DataFile file : after.activeFiles()) {
       assertThat(file.path()).contains("/demo/" + file.partition().label() + "/");
@@ -92,9 +111,21 @@ class DemoCompactionIT {
     ObjectMapper json = new ObjectMapper();
     List<JsonNode> actions =
         Files.readAllLines(dir.resolve("demo/_delta_log/%020d.json".formatted(31))).stream()
-            .map(line -> { try { return json.readTree(line); } catch (Exception e) { throw new RuntimeException(e); } })
+            .map(
+                line -> {
+                  try {
+                    return json.readTree(line);
+                  } catch (Exception e) {
+                    throw new RuntimeException(e);
+                  }
+                })
             .toList();
-    JsonNode info = actions.stream().filter(a -> a.has("commitInfo")).findFirst().orElseThrow().get("commitInfo");
+    JsonNode info =
+        actions.stream()
+            .filter(a -> a.has("commitInfo"))
+            .findFirst()
+            .orElseThrow()
+            .get("commitInfo");
     assertThat(info.get("operation").asText()).isEqualTo("OPTIMIZE");
     assertThat(info.get("readVersion").asLong()).isEqualTo(30);
     assertThat(info.get("isBlindAppend").asBoolean()).isFalse();
@@ -103,25 +134,36 @@ class DemoCompactionIT {
     assertThat(info.get("operationMetrics").get("numAddedFiles").asText()).isEqualTo("1");
     assertThat(info.get("operationMetrics").get("numOutputRows").asText()).isEqualTo("500");
 
-    List<JsonNode> removes = actions.stream().filter(a -> a.has("remove")).map(a -> a.get("remove")).toList();
-    List<JsonNode> adds = actions.stream().filter(a -> a.has("add")).map(a -> a.get("add")).toList();
-    assertThat(removes).hasSize(10).allSatisfy(r -> {
-      assertThat(r.get("dataChange").asBoolean()).isFalse();
-      assertThat(r.get("deletionTimestamp").asLong()).isPositive();
-      assertThat(r.get("partitionValues").get("event_date").asText()).isEqualTo("2026-10-17");
-    });
-    assertThat(adds).singleElement().satisfies(a -> {
-      assertThat(a.get("dataChange").asBoolean()).isFalse();
-      assertThat(a.get("path").asText()).startsWith("event_date=2026-10-17/part-").endsWith(".zstd.parquet");
-      assertThat(a.get("stats").isTextual()).as("stats must be a JSON string").isTrue();
-      JsonNode stats = json.readTree(a.get("stats").asText());
-      assertThat(stats.get("numRecords").asLong()).isEqualTo(500);
-      assertThat(stats.get("minValues").get("amount").asDouble()).isEqualTo(3.75);
-      assertThat(stats.get("maxValues").get("amount").asDouble()).isEqualTo(93.75);
-      assertThat(stats.get("minValues").get("customer_id").asText()).isEqualTo("CUST_0000");
-      assertThat(stats.get("maxValues").get("customer_id").asText()).isEqualTo("CUST_0039");
-      assertThat(stats.get("nullCount").get("event_id").asLong()).isZero();
-      assertThat(stats.has("event_date")).isFalse();
-    });
+    List<JsonNode> removes =
+        actions.stream().filter(a -> a.has("remove")).map(a -> a.get("remove")).toList();
+    List<JsonNode> adds =
+        actions.stream().filter(a -> a.has("add")).map(a -> a.get("add")).toList();
+    assertThat(removes)
+        .hasSize(10)
+        .allSatisfy(
+            r -> {
+              assertThat(r.get("dataChange").asBoolean()).isFalse();
+              assertThat(r.get("deletionTimestamp").asLong()).isPositive();
+              assertThat(r.get("partitionValues").get("event_date").asText())
+                  .isEqualTo("2026-10-17");
+            });
+    assertThat(adds)
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.get("dataChange").asBoolean()).isFalse();
+              assertThat(a.get("path").asText())
+                  .startsWith("event_date=2026-10-17/part-")
+                  .endsWith(".zstd.parquet");
+              assertThat(a.get("stats").isTextual()).as("stats must be a JSON string").isTrue();
+              JsonNode stats = json.readTree(a.get("stats").asText());
+              assertThat(stats.get("numRecords").asLong()).isEqualTo(500);
+              assertThat(stats.get("minValues").get("amount").asDouble()).isEqualTo(3.75);
+              assertThat(stats.get("maxValues").get("amount").asDouble()).isEqualTo(93.75);
+              assertThat(stats.get("minValues").get("customer_id").asText()).isEqualTo("CUST_0000");
+              assertThat(stats.get("maxValues").get("customer_id").asText()).isEqualTo("CUST_0039");
+              assertThat(stats.get("nullCount").get("event_id").asLong()).isZero();
+              assertThat(stats.has("event_date")).isFalse();
+            });
   }
 }

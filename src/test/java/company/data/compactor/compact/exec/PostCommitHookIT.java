@@ -40,32 +40,58 @@ class PostCommitHookIT {
   void failingCheckpoint_afterASuccessfulCommit_isReported_andTheTableIsFine() throws Exception {
     TableLocation location = TableLocation.parse("t", dir);
     TypedTables typed = new TypedTables();
-    typed.create(location, new StructType().add("id", LongType.LONG).add("p", StringType.STRING), "p",
+    typed.create(
+        location,
+        new StructType().add("id", LongType.LONG).add("p", StringType.STRING),
+        "p",
         Map.of("delta.checkpointInterval", "1"));
     for (int i = 0; i < 3; i++) {
-      typed.append(location, "p", "a", "SELECT range AS id FROM range(" + (i * 10) + ", " + (i * 10 + 10) + ")", "f" + i);
+      typed.append(
+          location,
+          "p",
+          "a",
+          "SELECT range AS id FROM range(" + (i * 10) + ", " + (i * 10 + 10) + ")",
+          "f" + i);
     }
     LocalStorage local = new LocalStorage();
     TableSnapshot before = new KernelDeltaTables(local).loadLatest(location);
     Storage noCheckpoints = new NoCheckpoints(local);
     CompactionOptions options =
-        new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        new CompactionOptions(
+            1 << 20,
+            40,
+            128 << 20,
+            1L << 30,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            Layout.BIN_PACK,
+            List.of());
 
     CompactionResult result =
-        new CompactionExecutor(noCheckpoints, new KernelRewriteCommitter(noCheckpoints, Clock.systemUTC()),
-            RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC())
+        new CompactionExecutor(
+                noCheckpoints,
+                new KernelRewriteCommitter(noCheckpoints, Clock.systemUTC()),
+                RewriteSettings.defaults(),
+                dir.resolve("scratch"),
+                Clock.systemUTC())
             .execute(CompactionPlanner.plan(before, options), before);
     TableSnapshot after = new KernelDeltaTables(local).loadLatest(location);
 
-    assertThat(result.partitions()).singleElement().satisfies(p -> {
-      assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED);
-      assertThat(p.hookFailures()).anySatisfy(f -> assertThat(f).startsWith("CHECKPOINT: ").contains("injected"));
-    });
+    assertThat(result.partitions())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED);
+              assertThat(p.hookFailures())
+                  .anySatisfy(f -> assertThat(f).startsWith("CHECKPOINT: ").contains("injected"));
+            });
     assertThat(after.version()).isEqualTo(before.version() + 1);
     assertThat(after.activeFiles()).hasSize(1);
-    assertThat(DuckDb.checksum(after.activeFiles(), List.of("id"))).isEqualTo(DuckDb.checksum(before.activeFiles(), List.of("id")));
+    assertThat(DuckDb.checksum(after.activeFiles(), List.of("id")))
+        .isEqualTo(DuckDb.checksum(before.activeFiles(), List.of("id")));
     try (var log = Files.list(dir.resolve("t/_delta_log"))) {
-      assertThat(log.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith("%020d.checkpoint.parquet".formatted(after.version())));
+      assertThat(log.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.endsWith("%020d.checkpoint.parquet".formatted(after.version())));
     }
   }
 

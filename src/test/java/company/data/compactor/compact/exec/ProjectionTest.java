@@ -27,19 +27,25 @@ class ProjectionTest {
                 new Column("day", "date", true)),
             List.of("day"));
 
-    Projection projection = Projection.of(TABLE, schema, Set.of("ts", "ntz", "amount", "we\"ird", "tags", "day"));
+    Projection projection =
+        Projection.of(TABLE, schema, Set.of("ts", "ntz", "amount", "we\"ird", "tags", "day"));
 
     assertThat(projection.selectList())
         .isEqualTo(
             "CAST(\"ts\" AS TIMESTAMPTZ) AS \"ts\", CAST(\"ntz\" AS TIMESTAMP) AS \"ntz\","
                 + " CAST(\"amount\" AS DECIMAL(18,4)) AS \"amount\","
                 + " CAST(\"we\"\"ird\" AS VARCHAR) AS \"we\"\"ird\", \"tags\" AS \"tags\"");
-    assertThat(projection.columns()).extracting(Column::name).containsExactly("ts", "ntz", "amount", "we\"ird", "tags");
+    assertThat(projection.columns())
+        .extracting(Column::name)
+        .containsExactly("ts", "ntz", "amount", "we\"ird", "tags");
   }
 
   @Test
   void inputColumnsMatchCaseInsensitively_andAreWrittenUnderTheSchemaSpelling() {
-    TableSchema schema = new TableSchema(List.of(new Column("id", "long", true), new Column("UPPER", "string", true)), List.of());
+    TableSchema schema =
+        new TableSchema(
+            List.of(new Column("id", "long", true), new Column("UPPER", "string", true)),
+            List.of());
 
     assertThat(Projection.of(TABLE, schema, Set.of("ID", "upper")).selectList())
         .isEqualTo("CAST(\"ID\" AS BIGINT) AS \"id\", CAST(\"upper\" AS VARCHAR) AS \"UPPER\"");
@@ -47,7 +53,10 @@ class ProjectionTest {
 
   @Test
   void aColumnNoInputHas_isWrittenAsTypedNulls() {
-    TableSchema schema = new TableSchema(List.of(new Column("id", "long", true), new Column("added_later", "integer", true)), List.of());
+    TableSchema schema =
+        new TableSchema(
+            List.of(new Column("id", "long", true), new Column("added_later", "integer", true)),
+            List.of());
 
     assertThat(Projection.of(TABLE, schema, Set.of("id")).selectList())
         .isEqualTo("CAST(\"id\" AS BIGINT) AS \"id\", CAST(NULL AS INTEGER) AS \"added_later\"");
@@ -55,7 +64,9 @@ class ProjectionTest {
 
   @Test
   void aNestedColumnNoInputHas_isRefused() {
-    TableSchema schema = new TableSchema(List.of(new Column("id", "long", true), new Column("s", "struct", true)), List.of());
+    TableSchema schema =
+        new TableSchema(
+            List.of(new Column("id", "long", true), new Column("s", "struct", true)), List.of());
 
     assertThatThrownBy(() -> Projection.of(TABLE, schema, Set.of("id")))
         .hasMessageContaining("nested column s is in the schema but in none of the files");

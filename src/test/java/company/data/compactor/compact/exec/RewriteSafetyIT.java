@@ -55,14 +55,26 @@ class RewriteSafetyIT {
   @Test
   void partitionsWhoseLabelsReadAlike_keepTheirOwnRows() throws Exception {
     TableLocation location = TableLocation.parse("collide", dir);
-    StructType schema = new StructType().add("id", LongType.LONG).add("a", StringType.STRING).add("b", StringType.STRING);
+    StructType schema =
+        new StructType()
+            .add("id", LongType.LONG)
+            .add("a", StringType.STRING)
+            .add("b", StringType.STRING);
     TypedTables typed = new TypedTables();
     typed.create(location, schema, List.of("a", "b"), Map.of());
     Map<String, String> first = partition("a", "x/b=y", "b", "z");
     Map<String, String> second = partition("a", "x", "b", "y/b=z");
     for (int i = 0; i < 3; i++) {
-      typed.append(location, first, "SELECT range AS id FROM range(" + (i * 2) + ", " + (i * 2 + 2) + ")", "first-" + i);
-      typed.append(location, second, "SELECT range AS id FROM range(" + (100 + i * 2) + ", " + (100 + i * 2 + 2) + ")", "second-" + i);
+      typed.append(
+          location,
+          first,
+          "SELECT range AS id FROM range(" + (i * 2) + ", " + (i * 2 + 2) + ")",
+          "first-" + i);
+      typed.append(
+          location,
+          second,
+          "SELECT range AS id FROM range(" + (100 + i * 2) + ", " + (100 + i * 2 + 2) + ")",
+          "second-" + i);
     }
     TableSnapshot before = tables.loadLatest(location);
     Map<String, String> rowsBefore = idsByPartition(before);
@@ -70,9 +82,13 @@ class RewriteSafetyIT {
     CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
 
     TableSnapshot after = tables.loadLatest(location);
-    assertThat(result.partitions()).hasSize(2).allSatisfy(p -> assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED));
+    assertThat(result.partitions())
+        .hasSize(2)
+        .allSatisfy(p -> assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED));
     assertThat(after.activeFiles()).hasSize(2);
-    assertThat(idsByPartition(after)).isEqualTo(rowsBefore).containsEntry("{a=x/b=y, b=z}", "[0, 1, 2, 3, 4, 5]")
+    assertThat(idsByPartition(after))
+        .isEqualTo(rowsBefore)
+        .containsEntry("{a=x/b=y, b=z}", "[0, 1, 2, 3, 4, 5]")
         .containsEntry("{a=x, b=y/b=z}", "[100, 101, 102, 103, 104, 105]");
   }
 
@@ -85,8 +101,16 @@ class RewriteSafetyIT {
     Map<String, String> odd = partition("p", "a/b=c%d e:ü");
     Map<String, String> none = partition("p", null);
     for (int i = 0; i < 2; i++) {
-      typed.append(location, odd, "SELECT range AS id FROM range(" + (i * 2) + ", " + (i * 2 + 2) + ")", "odd-" + i);
-      typed.append(location, none, "SELECT range AS id FROM range(" + (50 + i) + ", " + (51 + i) + ")", "null-" + i);
+      typed.append(
+          location,
+          odd,
+          "SELECT range AS id FROM range(" + (i * 2) + ", " + (i * 2 + 2) + ")",
+          "odd-" + i);
+      typed.append(
+          location,
+          none,
+          "SELECT range AS id FROM range(" + (50 + i) + ", " + (51 + i) + ")",
+          "null-" + i);
     }
     TableSnapshot before = tables.loadLatest(location);
 
@@ -98,10 +122,13 @@ class RewriteSafetyIT {
     for (DataFile file : after.activeFiles()) {
       assertThat(file.path()).startsWith(location.uri() + "/");
       String relative = file.path().substring(location.uri().length() + 1);
-      dirs.put(String.valueOf(file.partition().values().get("p")), relative.substring(0, relative.lastIndexOf('/')));
+      dirs.put(
+          String.valueOf(file.partition().values().get("p")),
+          relative.substring(0, relative.lastIndexOf('/')));
       assertThat(Files.exists(LocalStorage.toPath(file.path()))).isTrue();
     }
-    assertThat(dirs).containsEntry("a/b=c%d e:ü", "p=a%2Fb%3Dc%25d e%3Aü")
+    assertThat(dirs)
+        .containsEntry("a/b=c%d e:ü", "p=a%2Fb%3Dc%25d e%3Aü")
         .containsEntry("null", "p=__HIVE_DEFAULT_PARTITION__");
     assertThat(idsByPartition(after)).isEqualTo(idsByPartition(before));
   }
@@ -109,47 +136,81 @@ class RewriteSafetyIT {
   @Test
   void columnSpeltInAnotherCase_keepsEveryValue() throws Exception {
     TableLocation location = TableLocation.parse("spelling", dir);
-    StructType schema = new StructType().add("id", LongType.LONG).add("UPPER", StringType.STRING).add("p", StringType.STRING);
+    StructType schema =
+        new StructType()
+            .add("id", LongType.LONG)
+            .add("UPPER", StringType.STRING)
+            .add("p", StringType.STRING);
     TypedTables typed = new TypedTables();
     typed.create(location, schema, "p");
-    // As Spark reads it (case-insensitively), every file holds UPPER; the first two spell it lower-case.
-    typed.append(location, "p", "a", "SELECT range AS id, 'v' || range AS upper FROM range(0, 10)", "in-0");
-    typed.append(location, "p", "a", "SELECT range AS id, 'v' || range AS Upper FROM range(10, 20)", "in-1");
-    typed.append(location, "p", "a", "SELECT range AS id, 'v' || range AS \"UPPER\" FROM range(20, 30)", "in-2");
+    // As Spark reads it (case-insensitively), every file holds UPPER; the first two spell it
+    // lower-case.
+    typed.append(
+        location, "p", "a", "SELECT range AS id, 'v' || range AS upper FROM range(0, 10)", "in-0");
+    typed.append(
+        location, "p", "a", "SELECT range AS id, 'v' || range AS Upper FROM range(10, 20)", "in-1");
+    typed.append(
+        location,
+        "p",
+        "a",
+        "SELECT range AS id, 'v' || range AS \"UPPER\" FROM range(20, 30)",
+        "in-2");
     TableSnapshot before = tables.loadLatest(location);
 
     CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
 
-    assertThat(result.partitions()).singleElement().satisfies(p -> assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED));
+    assertThat(result.partitions())
+        .singleElement()
+        .satisfies(p -> assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED));
     TableSnapshot after = tables.loadLatest(location);
     assertThat(after.activeFiles()).hasSize(1);
-    assertThat(query(after.activeFiles(), "SELECT count(*) || ':' || count(\"UPPER\") || ':' || min(\"UPPER\") || ':' || max(\"UPPER\")"))
+    assertThat(
+            query(
+                after.activeFiles(),
+                "SELECT count(*) || ':' || count(\"UPPER\") || ':' || min(\"UPPER\") || ':' || max(\"UPPER\")"))
         .isEqualTo("30:30:v0:v9");
   }
 
   @Test
   void fileWithTwoColumnsMatchingOneName_isRefused_andNothingIsWritten() throws Exception {
     TableLocation location = TableLocation.parse("ambiguous", dir);
-    StructType schema = new StructType().add("id", LongType.LONG).add("dupcol", StringType.STRING).add("p", StringType.STRING);
+    StructType schema =
+        new StructType()
+            .add("id", LongType.LONG)
+            .add("dupcol", StringType.STRING)
+            .add("p", StringType.STRING);
     TypedTables typed = new TypedTables();
     typed.create(location, schema, "p");
     typed.append(location, "p", "a", "SELECT range AS id, 'x' AS dupcol FROM range(0, 5)", "in-0");
-    typed.append(location, "p", "a", "SELECT range AS id, 'y' AS dupcol, 'z' AS \"DUPCOX\" FROM range(5, 10)", "in-1");
+    typed.append(
+        location,
+        "p",
+        "a",
+        "SELECT range AS id, 'y' AS dupcol, 'z' AS \"DUPCOX\" FROM range(5, 10)",
+        "in-1");
     // DuckDB renames a duplicate on write, so the second spelling is patched into the footer.
     Path ambiguous = location.localPath().resolve("p=a/in-1.parquet");
     byte[] bytes = Files.readAllBytes(ambiguous);
-    Files.write(ambiguous, new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)
-        .replace("DUPCOX", "DUPCOL").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    Files.write(
+        ambiguous,
+        new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)
+            .replace("DUPCOX", "DUPCOL")
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     TableSnapshot before = tables.loadLatest(location);
     List<String> filesBefore = listing(location.localPath());
 
     CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
 
-    assertThat(result.partitions()).singleElement().satisfies(p -> {
-      assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
-      assertThat(p.detail()).contains("in-1.parquet").contains("2 columns match dupcol (dupcol, DUPCOL)")
-          .endsWith("nothing was committed");
-    });
+    assertThat(result.partitions())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
+              assertThat(p.detail())
+                  .contains("in-1.parquet")
+                  .contains("2 columns match dupcol (dupcol, DUPCOL)")
+                  .endsWith("nothing was committed");
+            });
     assertThat(tables.loadLatest(location).version()).isEqualTo(before.version());
     assertThat(listing(location.localPath())).isEqualTo(filesBefore);
   }
@@ -159,33 +220,44 @@ class RewriteSafetyIT {
    * the same cast, so the rewrite is refused instead.
    */
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
-      "string|encode('héllo')|BLOB: binary without a UTF8 annotation",
-      "decimal(10,2)|CAST(1.2345 AS DECIMAL(10,4))|DECIMAL(10,4): a decimal of another scale",
-      "timestamp|CAST(TIMESTAMP '2026-01-01 00:00:00.123456789' AS TIMESTAMP_NS)|TIMESTAMP_NS: nanoseconds"})
-  void aColumnStoredInAFormACastWouldChange_isRefused_andNothingIsWritten(String type, String value, String reason)
-      throws Exception {
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      value = {
+        "string|encode('héllo')|BLOB: binary without a UTF8 annotation",
+        "decimal(10,2)|CAST(1.2345 AS DECIMAL(10,4))|DECIMAL(10,4): a decimal of another scale",
+        "timestamp|CAST(TIMESTAMP '2026-01-01 00:00:00.123456789' AS TIMESTAMP_NS)|TIMESTAMP_NS: nanoseconds"
+      })
+  void aColumnStoredInAFormACastWouldChange_isRefused_andNothingIsWritten(
+      String type, String value, String reason) throws Exception {
     TableLocation location = TableLocation.parse("lossy", dir);
-    io.delta.kernel.types.DataType deltaType = switch (type) {
-      case "string" -> StringType.STRING;
-      case "timestamp" -> io.delta.kernel.types.TimestampType.TIMESTAMP;
-      default -> new io.delta.kernel.types.DecimalType(10, 2);
-    };
-    StructType schema = new StructType().add("id", LongType.LONG).add("v", deltaType).add("p", StringType.STRING);
+    io.delta.kernel.types.DataType deltaType =
+        switch (type) {
+          case "string" -> StringType.STRING;
+          case "timestamp" -> io.delta.kernel.types.TimestampType.TIMESTAMP;
+          default -> new io.delta.kernel.types.DecimalType(10, 2);
+        };
+    StructType schema =
+        new StructType().add("id", LongType.LONG).add("v", deltaType).add("p", StringType.STRING);
     TypedTables typed = new TypedTables();
     typed.create(location, schema, "p");
-    typed.append(location, "p", "a", "SELECT range AS id, " + value + " AS v FROM range(0, 3)", "in-0");
-    typed.append(location, "p", "a", "SELECT range AS id, " + value + " AS v FROM range(3, 6)", "in-1");
+    typed.append(
+        location, "p", "a", "SELECT range AS id, " + value + " AS v FROM range(0, 3)", "in-0");
+    typed.append(
+        location, "p", "a", "SELECT range AS id, " + value + " AS v FROM range(3, 6)", "in-1");
     TableSnapshot before = tables.loadLatest(location);
     List<String> filesBefore = listing(location.localPath());
 
     CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
 
-    assertThat(result.partitions()).singleElement().satisfies(p -> {
-      assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
-      assertThat(p.detail()).startsWith("file in-0.parquet stores column v (" + type + ") as " + reason)
-          .endsWith("nothing was committed");
-    });
+    assertThat(result.partitions())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
+              assertThat(p.detail())
+                  .startsWith("file in-0.parquet stores column v (" + type + ") as " + reason)
+                  .endsWith("nothing was committed");
+            });
     assertThat(tables.loadLatest(location).version()).isEqualTo(before.version());
     assertThat(listing(location.localPath())).isEqualTo(filesBefore);
   }
@@ -193,19 +265,24 @@ class RewriteSafetyIT {
   @Test
   void nestedColumns_getStatsShapedAsTheProtocolSays() throws Exception {
     TableLocation location = TableLocation.parse("nested", dir);
-    StructType schema = new StructType()
-        .add("id", LongType.LONG)
-        .add("info", new StructType().add("x", IntegerType.INTEGER)
-            .add("inner", new StructType().add("s", StringType.STRING)))
-        .add("arr", new ArrayType(IntegerType.INTEGER, true))
-        .add("m", new MapType(StringType.STRING, IntegerType.INTEGER, true))
-        .add("p", StringType.STRING);
+    StructType schema =
+        new StructType()
+            .add("id", LongType.LONG)
+            .add(
+                "info",
+                new StructType()
+                    .add("x", IntegerType.INTEGER)
+                    .add("inner", new StructType().add("s", StringType.STRING)))
+            .add("arr", new ArrayType(IntegerType.INTEGER, true))
+            .add("m", new MapType(StringType.STRING, IntegerType.INTEGER, true))
+            .add("p", StringType.STRING);
     TypedTables typed = new TypedTables();
     typed.create(location, schema, "p");
-    String rows = "SELECT range AS id,"
-        + " CASE WHEN range % 5 = 0 THEN NULL ELSE {'x': CAST(range AS INTEGER), 'inner': {'s': CASE WHEN range % 3 = 0 THEN NULL ELSE 's' || range END}} END AS info,"
-        + " CASE WHEN range % 4 = 0 THEN NULL ELSE [CAST(range AS INTEGER)] END AS arr,"
-        + " MAP {'k': CAST(range AS INTEGER)} AS m FROM range";
+    String rows =
+        "SELECT range AS id,"
+            + " CASE WHEN range % 5 = 0 THEN NULL ELSE {'x': CAST(range AS INTEGER), 'inner': {'s': CASE WHEN range % 3 = 0 THEN NULL ELSE 's' || range END}} END AS info,"
+            + " CASE WHEN range % 4 = 0 THEN NULL ELSE [CAST(range AS INTEGER)] END AS arr,"
+            + " MAP {'k': CAST(range AS INTEGER)} AS m FROM range";
     typed.append(location, "p", "a", rows + "(1, 21)", "in-0");
     typed.append(location, "p", "a", rows + "(21, 41)", "in-1");
     TableSnapshot before = tables.loadLatest(location);
@@ -215,18 +292,34 @@ class RewriteSafetyIT {
     DataFile written = tables.loadLatest(location).activeFiles().get(0);
     JsonNode stats = JSON.readTree(written.statsJson());
     assertThat(stats.get("numRecords").asLong()).isEqualTo(40);
-    // 1..40: info NULL at 5,10,..,40 (8 rows); inner.s NULL there and at the other multiples of 3 (11 more).
+    // 1..40: info NULL at 5,10,..,40 (8 rows); inner.s NULL there and at the other multiples of 3
+    // (11 more).
     assertThat(stats.get("nullCount").toString())
         .isEqualTo("{\"id\":0,\"info\":{\"x\":8,\"inner\":{\"s\":19}},\"arr\":10,\"m\":0}");
-    assertThat(stats.get("minValues").toString()).isEqualTo("{\"id\":1,\"info\":{\"x\":1,\"inner\":{\"s\":\"s1\"}}}");
-    assertThat(stats.get("maxValues").toString()).isEqualTo("{\"id\":40,\"info\":{\"x\":39,\"inner\":{\"s\":\"s8\"}}}");
+    assertThat(stats.get("minValues").toString())
+        .isEqualTo("{\"id\":1,\"info\":{\"x\":1,\"inner\":{\"s\":\"s1\"}}}");
+    assertThat(stats.get("maxValues").toString())
+        .isEqualTo("{\"id\":40,\"info\":{\"x\":39,\"inner\":{\"s\":\"s8\"}}}");
   }
 
   private CompactionResult execute(TableSnapshot snapshot, Layout layout, List<String> zOrder) {
-    CompactionOptions options = new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(),
-        OptionalLong.empty(), layout, zOrder);
-    return new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(),
-        dir.resolve("scratch"), Clock.systemUTC()).execute(CompactionPlanner.plan(snapshot, options), snapshot);
+    CompactionOptions options =
+        new CompactionOptions(
+            1 << 20,
+            40,
+            128 << 20,
+            1L << 30,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            layout,
+            zOrder);
+    return new CompactionExecutor(
+            storage,
+            new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            RewriteSettings.defaults(),
+            dir.resolve("scratch"),
+            Clock.systemUTC())
+        .execute(CompactionPlanner.plan(snapshot, options), snapshot);
   }
 
   private static Map<String, String> partition(String... columnsAndValues) {
@@ -241,22 +334,33 @@ class RewriteSafetyIT {
   static Map<String, String> idsByPartition(TableSnapshot snapshot) throws Exception {
     Map<String, List<DataFile>> files = new HashMap<>();
     for (DataFile file : snapshot.activeFiles()) {
-      files.computeIfAbsent(file.partition().values().toString(), k -> new java.util.ArrayList<>()).add(file);
+      files
+          .computeIfAbsent(file.partition().values().toString(), k -> new java.util.ArrayList<>())
+          .add(file);
     }
     Map<String, String> ids = new TreeMap<>();
     for (Map.Entry<String, List<DataFile>> entry : files.entrySet()) {
-      ids.put(entry.getKey(), query(entry.getValue(), "SELECT CAST(list(id ORDER BY id) AS VARCHAR)"));
+      ids.put(
+          entry.getKey(), query(entry.getValue(), "SELECT CAST(list(id ORDER BY id) AS VARCHAR)"));
     }
     return ids;
   }
 
   /** One value: {@code select} (without FROM) over the files, read by DuckDB. */
   static String query(List<DataFile> files, String select) throws Exception {
-    String paths = files.stream().map(f -> "'" + LocalStorage.toPath(f.path()).toString().replace("'", "''") + "'")
-        .reduce((a, b) -> a + ", " + b).orElseThrow();
+    String paths =
+        files.stream()
+            .map(f -> "'" + LocalStorage.toPath(f.path()).toString().replace("'", "''") + "'")
+            .reduce((a, b) -> a + ", " + b)
+            .orElseThrow();
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(select + " FROM read_parquet([" + paths + "], hive_partitioning = false, union_by_name = true)")) {
+        ResultSet rs =
+            s.executeQuery(
+                select
+                    + " FROM read_parquet(["
+                    + paths
+                    + "], hive_partitioning = false, union_by_name = true)")) {
       rs.next();
       return rs.getString(1);
     }

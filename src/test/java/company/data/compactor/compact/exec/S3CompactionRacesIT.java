@@ -44,25 +44,44 @@ class S3CompactionRacesIT {
     S3Storage storage = new S3Storage(client, dir.resolve("uploads"));
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     KernelTableWriter writer = new KernelTableWriter(storage);
-    TableLocation location = TableLocation.parse("s3://" + S3ProxyServer.shared().newBucket() + "/demo", dir);
+    TableLocation location =
+        TableLocation.parse("s3://" + S3ProxyServer.shared().newBucket() + "/demo", dir);
     new DemoSeeder(storage, tables, writer).seed(location);
     TableSnapshot seeded = tables.loadLatest(location);
-    CompactionOptions options = new CompactionOptions(
-        ByteSizes.mbToBytes(128), 40, ByteSizes.mbToBytes(128), 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    CompactionOptions options =
+        new CompactionOptions(
+            ByteSizes.mbToBytes(128),
+            40,
+            ByteSizes.mbToBytes(128),
+            1L << 30,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            Layout.BIN_PACK,
+            List.of());
     CompactionPlan first = CompactionPlanner.plan(seeded, options);
     CompactionPlan second = CompactionPlanner.plan(seeded, options);
-    CompactionExecutor executor = new CompactionExecutor(
-        storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC());
+    CompactionExecutor executor =
+        new CompactionExecutor(
+            storage,
+            new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            RewriteSettings.defaults(),
+            dir.resolve("scratch"),
+            Clock.systemUTC());
 
     writer.append(location, DemoTable.partitionOf(0), DemoTable.rowsOf(30));
     CompactionResult won = executor.execute(first, seeded);
     CompactionResult lost = executor.execute(second, seeded);
     TableSnapshot after = tables.loadLatest(location);
 
-    assertThat(won.partitions()).extracting(PartitionResult::status).containsOnly(PartitionResult.Status.COMMITTED);
-    assertThat(lost.partitions()).extracting(PartitionResult::status).containsOnly(PartitionResult.Status.CONFLICTED);
+    assertThat(won.partitions())
+        .extracting(PartitionResult::status)
+        .containsOnly(PartitionResult.Status.COMMITTED);
+    assertThat(lost.partitions())
+        .extracting(PartitionResult::status)
+        .containsOnly(PartitionResult.Status.CONFLICTED);
     assertThat(after.version()).isEqualTo(34);
     assertThat(after.activeFiles()).hasSize(4);
-    assertThat(after.activeFiles().stream().mapToLong(f -> f.numRecords().getAsLong()).sum()).isEqualTo(1550);
+    assertThat(after.activeFiles().stream().mapToLong(f -> f.numRecords().getAsLong()).sum())
+        .isEqualTo(1550);
   }
 }

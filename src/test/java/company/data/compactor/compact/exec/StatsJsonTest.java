@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class StatsJsonTest {
 
   private static ColumnStats stats(String name, String type, Object min, Object max, long nulls) {
-    return new ColumnStats(new StatsColumns.Leaf(List.of(name), new Column(name, type, true)), min, max, nulls);
+    return new ColumnStats(
+        new StatsColumns.Leaf(List.of(name), new Column(name, type, true)), min, max, nulls);
   }
 
   @Test
@@ -20,7 +21,8 @@ class StatsJsonTest {
             3,
             List.of(
                 stats("id", "long", 1L, 9L, 0),
-                stats("amount", "decimal(10,2)", new BigDecimal("-1.50"), new BigDecimal("12.25"), 1),
+                stats(
+                    "amount", "decimal(10,2)", new BigDecimal("-1.50"), new BigDecimal("12.25"), 1),
                 stats("day", "date", "1969-12-31", "2026-10-17", 0),
                 stats("flag", "boolean", null, null, 2)));
 
@@ -35,10 +37,19 @@ class StatsJsonTest {
   @Test
   void timestamps_minIsFlooredAndMaxCeiledToTheMillisecond() {
     long micros = 1_700_000_000_123_456L;
-    String json = StatsJson.format(1, List.of(stats("ts", "timestamp", micros, micros, 0), stats("n", "timestamp_ntz", -1L, 1000L, 0)));
+    String json =
+        StatsJson.format(
+            1,
+            List.of(
+                stats("ts", "timestamp", micros, micros, 0),
+                stats("n", "timestamp_ntz", -1L, 1000L, 0)));
 
-    assertThat(json).contains("\"minValues\":{\"ts\":\"2023-11-14T22:13:20.123Z\",\"n\":\"1969-12-31T23:59:59.999\"}");
-    assertThat(json).contains("\"maxValues\":{\"ts\":\"2023-11-14T22:13:20.124Z\",\"n\":\"1970-01-01T00:00:00.001\"}");
+    assertThat(json)
+        .contains(
+            "\"minValues\":{\"ts\":\"2023-11-14T22:13:20.123Z\",\"n\":\"1969-12-31T23:59:59.999\"}");
+    assertThat(json)
+        .contains(
+            "\"maxValues\":{\"ts\":\"2023-11-14T22:13:20.124Z\",\"n\":\"1970-01-01T00:00:00.001\"}");
   }
 
   @Test
@@ -53,27 +64,38 @@ class StatsJsonTest {
     assertThat(upper).isEqualTo("é".repeat(32) + new String(Character.toChars(0x10FFFF)));
     assertThat(upper.compareTo(longValue)).isPositive();
     String emoji = "😀".repeat(33);
-    assertThat(StatsJson.lowerBound(emoji).codePointCount(0, StatsJson.lowerBound(emoji).length())).isEqualTo(32);
+    assertThat(StatsJson.lowerBound(emoji).codePointCount(0, StatsJson.lowerBound(emoji).length()))
+        .isEqualTo(32);
   }
 
   @Test
   void columnsWithoutBounds_keepOnlyTheirNullCount() {
     String json = StatsJson.format(2, List.of(stats("d", "double", null, null, 1)));
 
-    assertThat(json).isEqualTo("{\"numRecords\":2,\"minValues\":{},\"maxValues\":{},\"nullCount\":{\"d\":1}}");
+    assertThat(json)
+        .isEqualTo("{\"numRecords\":2,\"minValues\":{},\"maxValues\":{},\"nullCount\":{\"d\":1}}");
   }
 
   @Test
   void datesAndTimestampsOutsideYearsOneTo9999_getNoBounds_soNoRowIsSkippedWrongly() {
-    long yearMinus249 = java.time.LocalDateTime.of(-249, 10, 15, 19, 33).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
-    long year1 = java.time.LocalDateTime.of(1, 1, 1, 0, 0).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
-    String json = StatsJson.format(3, List.of(
-        stats("d", "date", "0222-09-04 (BC)", "2020-01-01", 0),
-        stats("ts", "timestamp", yearMinus249, 0L, 0),
-        stats("ok", "timestamp", year1, 0L, 0),
-        stats("far", "date", "0001-01-01", "10000-01-01", 0)));
+    long yearMinus249 =
+        java.time.LocalDateTime.of(-249, 10, 15, 19, 33).toEpochSecond(java.time.ZoneOffset.UTC)
+            * 1_000_000L;
+    long year1 =
+        java.time.LocalDateTime.of(1, 1, 1, 0, 0).toEpochSecond(java.time.ZoneOffset.UTC)
+            * 1_000_000L;
+    String json =
+        StatsJson.format(
+            3,
+            List.of(
+                stats("d", "date", "0222-09-04 (BC)", "2020-01-01", 0),
+                stats("ts", "timestamp", yearMinus249, 0L, 0),
+                stats("ok", "timestamp", year1, 0L, 0),
+                stats("far", "date", "0001-01-01", "10000-01-01", 0)));
 
-    assertThat(json).isEqualTo("{\"numRecords\":3,\"minValues\":{\"ok\":\"0001-01-01T00:00:00.000Z\"},"
-        + "\"maxValues\":{\"ok\":\"1970-01-01T00:00:00.000Z\"},\"nullCount\":{\"d\":0,\"ts\":0,\"ok\":0,\"far\":0}}");
+    assertThat(json)
+        .isEqualTo(
+            "{\"numRecords\":3,\"minValues\":{\"ok\":\"0001-01-01T00:00:00.000Z\"},"
+                + "\"maxValues\":{\"ok\":\"1970-01-01T00:00:00.000Z\"},\"nullCount\":{\"d\":0,\"ts\":0,\"ok\":0,\"far\":0}}");
   }
 }

@@ -51,7 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
 class TypedCompactionIT {
 
   private static final List<String> COLUMNS =
-      List.of("b", "s", "i", "l", "f", "d", "dec", "bool", "str", "bin", "dt", "ts", "ts_ntz", "arr", "st", "m");
+      List.of(
+          "b", "s", "i", "l", "f", "d", "dec", "bool", "str", "bin", "dt", "ts", "ts_ntz", "arr",
+          "st", "m");
 
   private static final StructType SCHEMA =
       new StructType()
@@ -92,13 +94,18 @@ class TypedCompactionIT {
         + " CASE WHEN r % 5 = 0 THEN NULL ELSE [CAST(r AS INTEGER), NULL, CAST(r + 1 AS INTEGER)] END AS arr,"
         + " CASE WHEN r % 5 = 0 THEN NULL ELSE {'x': CAST(r AS INTEGER), 'y': CASE WHEN r % 3 = 0 THEN NULL ELSE 'y' || r END} END AS st,"
         + " CASE WHEN r % 5 = 0 THEN NULL ELSE MAP {'k' || r: CAST(r AS INTEGER), 'n': NULL} END AS m"
-        + " FROM range(" + from + ", " + (from + n) + ") t(r)";
+        + " FROM range("
+        + from
+        + ", "
+        + (from + n)
+        + ") t(r)";
   }
 
   @TempDir Path dir;
 
   @Test
-  void everyTypeAndNull_compactsWithIdenticalChecksum_andTimestampsKeepTheirKind() throws Exception {
+  void everyTypeAndNull_compactsWithIdenticalChecksum_andTimestampsKeepTheirKind()
+      throws Exception {
     LocalStorage storage = new LocalStorage();
     TableLocation location = TableLocation.parse("typed", dir);
     TypedTables typed = new TypedTables();
@@ -111,16 +118,31 @@ class TypedCompactionIT {
     String checksum = DuckDb.checksum(before.activeFiles(), COLUMNS);
 
     CompactionOptions options =
-        new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
+        new CompactionOptions(
+            1 << 20,
+            40,
+            128 << 20,
+            1L << 30,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            Layout.BIN_PACK,
+            List.of());
     CompactionPlan plan = CompactionPlanner.plan(before, options);
     CompactionResult result =
-        new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC())
+        new CompactionExecutor(
+                storage,
+                new KernelRewriteCommitter(storage, Clock.systemUTC()),
+                RewriteSettings.defaults(),
+                dir.resolve("scratch"),
+                Clock.systemUTC())
             .execute(plan, before);
     TableSnapshot after = tables.loadLatest(location);
 
     assertThat(result.filesRemoved()).isEqualTo(6);
     assertThat(after.activeFiles()).hasSize(2);
-    assertThat(DuckDb.checksum(after.activeFiles(), COLUMNS)).isEqualTo(checksum).startsWith("240:");
+    assertThat(DuckDb.checksum(after.activeFiles(), COLUMNS))
+        .isEqualTo(checksum)
+        .startsWith("240:");
     assertThat(after.activeFiles()).allSatisfy(f -> assertThat(f.numRecords()).hasValue(120));
 
     Map<String, String> logical = parquetLogicalTypes(after.activeFiles().get(0));
@@ -132,10 +154,18 @@ class TypedCompactionIT {
   void zOrder_overEveryOrderableTypeWithNulls_keepsEveryRow() throws Exception {
     LocalStorage storage = new LocalStorage();
     KernelDeltaTables tables = new KernelDeltaTables(storage);
-    CompactionExecutor executor = new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()),
-        RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC());
-    List<List<String>> keys = List.of(
-        List.of("b", "s", "i", "l"), List.of("f", "d", "dec", "bool"), List.of("str", "dt", "ts", "ts_ntz"));
+    CompactionExecutor executor =
+        new CompactionExecutor(
+            storage,
+            new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            RewriteSettings.defaults(),
+            dir.resolve("scratch"),
+            Clock.systemUTC());
+    List<List<String>> keys =
+        List.of(
+            List.of("b", "s", "i", "l"),
+            List.of("f", "d", "dec", "bool"),
+            List.of("str", "dt", "ts", "ts_ntz"));
 
     for (List<String> columns : keys) {
       TableLocation location = TableLocation.parse("typed-" + String.join("-", columns), dir);
@@ -146,15 +176,27 @@ class TypedCompactionIT {
       }
       TableSnapshot before = tables.loadLatest(location);
       String checksum = DuckDb.checksum(before.activeFiles(), COLUMNS);
-      CompactionOptions options = new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(),
-          OptionalLong.empty(), Layout.Z_ORDER, columns);
+      CompactionOptions options =
+          new CompactionOptions(
+              1 << 20,
+              40,
+              128 << 20,
+              1L << 30,
+              PartitionFilter.all(),
+              OptionalLong.empty(),
+              Layout.Z_ORDER,
+              columns);
 
       CompactionResult result = executor.execute(CompactionPlanner.plan(before, options), before);
 
       assertThat(result.compacted()).as("z-order by %s", columns).isTrue();
       TableSnapshot after = tables.loadLatest(location);
-      assertThat(DuckDb.checksum(after.activeFiles(), COLUMNS)).as("z-order by %s", columns).isEqualTo(checksum).startsWith("160:");
-      assertThat(after.activeFiles()).allSatisfy(f -> assertThat(f.zOrderedBy()).isEqualTo(columns));
+      assertThat(DuckDb.checksum(after.activeFiles(), COLUMNS))
+          .as("z-order by %s", columns)
+          .isEqualTo(checksum)
+          .startsWith("160:");
+      assertThat(after.activeFiles())
+          .allSatisfy(f -> assertThat(f.zOrderedBy()).isEqualTo(columns));
     }
   }
 
@@ -171,9 +213,11 @@ class TypedCompactionIT {
           buckets[j] = random.nextInt(company.data.compactor.compact.ZOrderKey.BUCKETS);
           literals.add(Integer.toString(buckets[j]));
         }
-        try (java.sql.ResultSet rs = s.executeQuery("SELECT " + company.data.compactor.compact.ZOrderKey.sql(literals))) {
+        try (java.sql.ResultSet rs =
+            s.executeQuery("SELECT " + company.data.compactor.compact.ZOrderKey.sql(literals))) {
           rs.next();
-          assertThat(rs.getLong(1)).isEqualTo(company.data.compactor.compact.ZOrderKey.interleave(buckets));
+          assertThat(rs.getLong(1))
+              .isEqualTo(company.data.compactor.compact.ZOrderKey.interleave(buckets));
         }
       }
     }
@@ -181,21 +225,23 @@ class TypedCompactionIT {
 
   /**
    * The bucket search in DuckDB against counting in Java: for each value, how many boundaries are
-   * at or below it, over integers, doubles (NaN sorts last in both), strings sharing a long
-   * prefix, dates and decimals; values below, between, equal to and above the boundaries; NULL: 0.
-   * Boundary lists of 1 to 1,023 entries (a full list uses every step of the search).
+   * at or below it, over integers, doubles (NaN sorts last in both), strings sharing a long prefix,
+   * dates and decimals; values below, between, equal to and above the boundaries; NULL: 0. Boundary
+   * lists of 1 to 1,023 entries (a full list uses every step of the search).
    */
   @Test
   void zOrderBucketSearch_inDuckDb_countsTheBoundariesAtOrBelowEachValue() throws Exception {
     java.util.Random random = new java.util.Random(11);
     String prefix = "account-holder-with-a-long-shared-prefix-".repeat(4);
     record Case(String type, java.util.function.IntFunction<String> literal) {}
-    List<Case> cases = List.of(
-        new Case("BIGINT", i -> Long.toString(i * 7L - 3_000)),
-        new Case("DOUBLE", i -> Double.toString(i * 0.37 - 100)),
-        new Case("VARCHAR", i -> "'" + prefix + String.format("%06d", i) + "'"),
-        new Case("DATE", i -> "DATE '2020-01-01' + " + i),
-        new Case("DECIMAL(18,3)", i -> "CAST(" + (i * 13 - 5_000) + " AS DECIMAL(18,3)) / 1000"));
+    List<Case> cases =
+        List.of(
+            new Case("BIGINT", i -> Long.toString(i * 7L - 3_000)),
+            new Case("DOUBLE", i -> Double.toString(i * 0.37 - 100)),
+            new Case("VARCHAR", i -> "'" + prefix + String.format("%06d", i) + "'"),
+            new Case("DATE", i -> "DATE '2020-01-01' + " + i),
+            new Case(
+                "DECIMAL(18,3)", i -> "CAST(" + (i * 13 - 5_000) + " AS DECIMAL(18,3)) / 1000"));
     try (java.sql.Connection c = company.data.compactor.duckdb.DuckDbConnections.inMemory();
         java.sql.Statement s = c.createStatement()) {
       for (Case test : cases) {
@@ -205,23 +251,38 @@ class TypedCompactionIT {
           while (ranks.size() < size) {
             ranks.add(1 + random.nextInt(2 * size));
           }
-          String list = ranks.stream().map(r -> "CAST(" + test.literal().apply(r) + " AS " + test.type() + ")")
-              .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+          String list =
+              ranks.stream()
+                  .map(r -> "CAST(" + test.literal().apply(r) + " AS " + test.type() + ")")
+                  .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
           s.execute("SET VARIABLE " + DuckDbRewriter.boundaries(0) + " = " + list);
           StringBuilder values = new StringBuilder("(-1, CAST(NULL AS " + test.type() + "))");
           for (int rank = 0; rank <= 2 * size + 2; rank++) {
-            values.append(", (").append(rank).append(", CAST(").append(test.literal().apply(rank)).append(" AS ")
-                .append(test.type()).append("))");
+            values
+                .append(", (")
+                .append(rank)
+                .append(", CAST(")
+                .append(test.literal().apply(rank))
+                .append(" AS ")
+                .append(test.type())
+                .append("))");
           }
-          s.execute("CREATE OR REPLACE TEMP TABLE vals AS SELECT * FROM (VALUES " + values + ") t(r, v)");
-          String sql = "SELECT r, " + DuckDbRewriter.bucket(0) + " FROM " + DuckDbRewriter.withBuckets("(SELECT r, v FROM vals)", List.of("v"))
-              + " ORDER BY r";
+          s.execute(
+              "CREATE OR REPLACE TEMP TABLE vals AS SELECT * FROM (VALUES " + values + ") t(r, v)");
+          String sql =
+              "SELECT r, "
+                  + DuckDbRewriter.bucket(0)
+                  + " FROM "
+                  + DuckDbRewriter.withBuckets("(SELECT r, v FROM vals)", List.of("v"))
+                  + " ORDER BY r";
           try (java.sql.ResultSet rs = s.executeQuery(sql)) {
             int rows = 0;
             while (rs.next()) {
               int rank = rs.getInt(1);
               long expected = rank < 0 ? 0 : ranks.headSet(rank, true).size();
-              assertThat(rs.getLong(2)).as("%s, %d boundaries, value of rank %d", test.type(), size, rank).isEqualTo(expected);
+              assertThat(rs.getLong(2))
+                  .as("%s, %d boundaries, value of rank %d", test.type(), size, rank)
+                  .isEqualTo(expected);
               rows++;
             }
             assertThat(rows).isEqualTo(2 * size + 4);
@@ -242,13 +303,32 @@ class TypedCompactionIT {
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     TableSnapshot before = tables.loadLatest(location);
     CompactionOptions options =
-        new CompactionOptions(1 << 20, 40, 128 << 20, 1L << 30, PartitionFilter.all(), OptionalLong.empty(), Layout.BIN_PACK, List.of());
-    new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(), dir.resolve("scratch"), Clock.systemUTC())
+        new CompactionOptions(
+            1 << 20,
+            40,
+            128 << 20,
+            1L << 30,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            Layout.BIN_PACK,
+            List.of());
+    new CompactionExecutor(
+            storage,
+            new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            RewriteSettings.defaults(),
+            dir.resolve("scratch"),
+            Clock.systemUTC())
         .execute(CompactionPlanner.plan(before, options), before);
 
-    String addLine = java.nio.file.Files.readAllLines(dir.resolve("typed/_delta_log/%020d.json".formatted(3))).stream()
-        .filter(l -> l.contains("\"add\"")).findFirst().orElseThrow();
-    JsonNode stats = new ObjectMapper().readTree(new ObjectMapper().readTree(addLine).get("add").get("stats").asText());
+    String addLine =
+        java.nio.file.Files.readAllLines(dir.resolve("typed/_delta_log/%020d.json".formatted(3)))
+            .stream()
+            .filter(l -> l.contains("\"add\""))
+            .findFirst()
+            .orElseThrow();
+    JsonNode stats =
+        new ObjectMapper()
+            .readTree(new ObjectMapper().readTree(addLine).get("add").get("stats").asText());
 
     assertThat(stats.get("numRecords").asLong()).isEqualTo(80);
     assertThat(stats.get("nullCount").get("i").asLong()).isEqualTo(16);
@@ -256,14 +336,16 @@ class TypedCompactionIT {
     assertThat(stats.get("maxValues").get("i").asLong()).isEqualTo(79000);
     assertThat(stats.get("minValues").get("dec").decimalValue()).isEqualByComparingTo("-97.7655");
     assertThat(stats.get("minValues").get("dt").asText()).isEqualTo("1969-07-21");
-    // 12:00:00.123456 + r * 1.000003 s, r = 1..79: the minimum floored, the maximum (…19.123693) ceiled.
+    // 12:00:00.123456 + r * 1.000003 s, r = 1..79: the minimum floored, the maximum (…19.123693)
+    // ceiled.
     assertThat(stats.get("minValues").get("ts").asText()).isEqualTo("1965-03-01T12:00:01.123Z");
     assertThat(stats.get("maxValues").get("ts").asText()).isEqualTo("1965-03-01T12:01:19.124Z");
     assertThat(stats.get("minValues").get("ts_ntz").asText()).isEqualTo("2030-01-01T00:00:00.001");
     // Every value is longer than 32 code points and shares the first 32.
     String prefix = "zürich-東京-" + "x".repeat(22);
     assertThat(stats.get("minValues").get("str").asText()).isEqualTo(prefix);
-    assertThat(stats.get("maxValues").get("str").asText()).isEqualTo(prefix + new String(Character.toChars(0x10FFFF)));
+    assertThat(stats.get("maxValues").get("str").asText())
+        .isEqualTo(prefix + new String(Character.toChars(0x10FFFF)));
     assertThat(stats.get("minValues").has("bool")).isFalse();
     assertThat(stats.get("minValues").has("arr")).isFalse();
     assertThat(stats.get("nullCount").get("bin").asLong()).isEqualTo(16);
@@ -273,8 +355,11 @@ class TypedCompactionIT {
     Map<String, String> types = new HashMap<>();
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(
-            "SELECT name, CAST(logical_type AS VARCHAR) FROM parquet_schema('" + LocalStorage.toPath(file.path()) + "')")) {
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT name, CAST(logical_type AS VARCHAR) FROM parquet_schema('"
+                    + LocalStorage.toPath(file.path())
+                    + "')")) {
       while (rs.next()) {
         types.put(rs.getString(1), rs.getString(2));
       }

@@ -36,14 +36,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Mutation checks of verification: a writer broken in each way a buggy engine could break it
- * (loses a row, drops, swaps or nulls a column, moves rows into another partition) must be
- * refused, with nothing uploaded or committed for that partition, while healthy partitions commit.
+ * Mutation checks of verification: a writer broken in each way a buggy engine could break it (loses
+ * a row, drops, swaps or nulls a column, moves rows into another partition) must be refused, with
+ * nothing uploaded or committed for that partition, while healthy partitions commit.
  */
 class VerificationIT {
 
   private static final String BROKEN = "event_date=2026-10-18";
-  private static final List<String> COLUMNS = List.of("event_id", "customer_id", "event_type", "amount");
+  private static final List<String> COLUMNS =
+      List.of("event_id", "customer_id", "event_type", "amount");
 
   @TempDir Path dir;
 
@@ -73,77 +74,131 @@ class VerificationIT {
 
   @Test
   void writerNullingAColumn_isRefused() throws Exception {
-    assertRefused(tamper("SELECT * REPLACE (CAST(NULL AS DOUBLE) AS amount) FROM t"), "non-null amount 500 -> 0");
+    assertRefused(
+        tamper("SELECT * REPLACE (CAST(NULL AS DOUBLE) AS amount) FROM t"),
+        "non-null amount 500 -> 0");
   }
 
   @Test
   void writerSwappingTwoColumns_isRefused() throws Exception {
-    assertRefused(tamper("SELECT * REPLACE (customer_id AS event_type, event_type AS customer_id) FROM t"), "checksum ");
+    assertRefused(
+        tamper("SELECT * REPLACE (customer_id AS event_type, event_type AS customer_id) FROM t"),
+        "checksum ");
   }
 
   @Test
   void writerChangingOneValue_isRefused() throws Exception {
-    assertRefused(tamper("SELECT * REPLACE (CASE WHEN event_id = (SELECT min(event_id) FROM t) THEN amount + 1 ELSE amount END AS amount) FROM t"),
+    assertRefused(
+        tamper(
+            "SELECT * REPLACE (CASE WHEN event_id = (SELECT min(event_id) FROM t) THEN amount + 1 ELSE amount END AS amount) FROM t"),
         "checksum ");
   }
 
-  /** Rows of another partition rewritten into this one: same rows and columns, other partition values. */
+  /**
+   * Rows of another partition rewritten into this one: same rows and columns, other partition
+   * values.
+   */
   @Test
   void rowsMovedIntoAnotherPartition_areRefused() throws Exception {
     CompactionPlan plan = CompactionPlanner.plan(before, options());
-    Bin target = plan.bins().stream().filter(b -> b.partition().label().equals(BROKEN)).findFirst().orElseThrow();
+    Bin target =
+        plan.bins().stream()
+            .filter(b -> b.partition().label().equals(BROKEN))
+            .findFirst()
+            .orElseThrow();
     Bin other = plan.bins().stream().filter(b -> b != target).findFirst().orElseThrow();
     List<DataFile> mixed = new java.util.ArrayList<>(target.files());
     mixed.add(other.files().get(0));
-    Bin moving = new Bin(target.partition(), mixed, target.inputBytes() + other.files().get(0).sizeBytes());
-    CompactionPlan broken = new CompactionPlan(plan.readVersion(), plan.options(), true, List.of(moving), List.of(), plan.partitions(), 0);
+    Bin moving =
+        new Bin(target.partition(), mixed, target.inputBytes() + other.files().get(0).sizeBytes());
+    CompactionPlan broken =
+        new CompactionPlan(
+            plan.readVersion(),
+            plan.options(),
+            true,
+            List.of(moving),
+            List.of(),
+            plan.partitions(),
+            0);
 
     CompactionResult result = executor(DuckDbRewriter::new).execute(broken, before);
 
-    assertThat(result.partitions()).singleElement().satisfies(p -> {
-      assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
-      assertThat(p.detail()).contains("checksum ").doesNotContain("rows ").endsWith("nothing was committed");
-    });
+    assertThat(result.partitions())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
+              assertThat(p.detail())
+                  .contains("checksum ")
+                  .doesNotContain("rows ")
+                  .endsWith("nothing was committed");
+            });
     assertThat(tables.loadLatest(location).version()).isEqualTo(before.version());
-    assertThat(DuckDb.checksum(tables.loadLatest(location).activeFiles(), COLUMNS)).isEqualTo(checksum);
+    assertThat(DuckDb.checksum(tables.loadLatest(location).activeFiles(), COLUMNS))
+        .isEqualTo(checksum);
   }
 
   private void assertRefused(BinRewriter.Factory broken, String difference) throws Exception {
-    CompactionResult result = executor(broken).execute(CompactionPlanner.plan(before, options()), before);
+    CompactionResult result =
+        executor(broken).execute(CompactionPlanner.plan(before, options()), before);
     TableSnapshot after = tables.loadLatest(location);
 
-    assertThat(result.partitions()).filteredOn(p -> p.partition().label().equals(BROKEN)).singleElement().satisfies(p -> {
-      assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
-      assertThat(p.detail()).startsWith("readers would see other data after the rewrite (").contains(difference)
-          .endsWith("nothing was committed");
-    });
-    assertThat(result.partitions()).filteredOn(p -> !p.partition().label().equals(BROKEN))
-        .hasSize(2).allSatisfy(p -> assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED));
+    assertThat(result.partitions())
+        .filteredOn(p -> p.partition().label().equals(BROKEN))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
+              assertThat(p.detail())
+                  .startsWith("readers would see other data after the rewrite (")
+                  .contains(difference)
+                  .endsWith("nothing was committed");
+            });
+    assertThat(result.partitions())
+        .filteredOn(p -> !p.partition().label().equals(BROKEN))
+        .hasSize(2)
+        .allSatisfy(p -> assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED));
     assertThat(result.filesRemoved()).isEqualTo(20);
     assertThat(after.version()).isEqualTo(32);
-    assertThat(after.activeFiles()).filteredOn(f -> f.partition().label().equals(BROKEN)).hasSize(10);
+    assertThat(after.activeFiles())
+        .filteredOn(f -> f.partition().label().equals(BROKEN))
+        .hasSize(10);
     try (Stream<Path> files = Files.list(dir.resolve("demo").resolve(BROKEN))) {
-      assertThat(files.filter(p -> p.toString().endsWith(".parquet"))).as("nothing uploaded").hasSize(10);
+      assertThat(files.filter(p -> p.toString().endsWith(".parquet")))
+          .as("nothing uploaded")
+          .hasSize(10);
     }
     assertThat(DuckDb.checksum(after.activeFiles(), COLUMNS)).isEqualTo(checksum);
   }
 
-  /** The real writer, whose outputs in the broken partition are then rewritten by {@code select} over {@code t}. */
+  /**
+   * The real writer, whose outputs in the broken partition are then rewritten by {@code select}
+   * over {@code t}.
+   */
   private static BinRewriter.Factory tamper(String select) {
     return (settings, scratch) -> {
       DuckDbRewriter real = new DuckDbRewriter(settings, scratch);
       return new BinRewriter() {
         @Override
-        public List<DuckDbRewriter.Written> rewrite(TableLocation table, TableSchema schema, Map<String, String> properties,
-            List<Path> inputs, Path outDir, long target, String compression, List<String> orderBy)
+        public List<DuckDbRewriter.Written> rewrite(
+            TableLocation table,
+            TableSchema schema,
+            Map<String, String> properties,
+            List<Path> inputs,
+            Path outDir,
+            long target,
+            String compression,
+            List<String> orderBy)
             throws java.sql.SQLException, java.io.IOException {
-          List<DuckDbRewriter.Written> written = real.rewrite(table, schema, properties, inputs, outDir, target, compression, orderBy);
+          List<DuckDbRewriter.Written> written =
+              real.rewrite(table, schema, properties, inputs, outDir, target, compression, orderBy);
           if (!inputs.get(0).toString().contains(BROKEN)) {
             return written;
           }
           Path file = written.get(0).path();
           Path copy = file.resolveSibling("tampered.tmp");
-          try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+          try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+              Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t AS SELECT * FROM read_parquet('" + file + "')");
             s.execute("COPY (" + select + ") TO '" + copy + "' (FORMAT parquet)");
           }
@@ -160,12 +215,24 @@ class VerificationIT {
   }
 
   private CompactionExecutor executor(BinRewriter.Factory rewriters) {
-    return new CompactionExecutor(storage, new KernelRewriteCommitter(storage, Clock.systemUTC()), RewriteSettings.defaults(),
-        dir.resolve("scratch"), Clock.systemUTC(), rewriters);
+    return new CompactionExecutor(
+        storage,
+        new KernelRewriteCommitter(storage, Clock.systemUTC()),
+        RewriteSettings.defaults(),
+        dir.resolve("scratch"),
+        Clock.systemUTC(),
+        rewriters);
   }
 
   private static CompactionOptions options() {
-    return new CompactionOptions(ByteSizes.mbToBytes(128), 40, ByteSizes.mbToBytes(128), 1L << 30, PartitionFilter.all(),
-        OptionalLong.empty(), Layout.BIN_PACK, List.of());
+    return new CompactionOptions(
+        ByteSizes.mbToBytes(128),
+        40,
+        ByteSizes.mbToBytes(128),
+        1L << 30,
+        PartitionFilter.all(),
+        OptionalLong.empty(),
+        Layout.BIN_PACK,
+        List.of());
   }
 }

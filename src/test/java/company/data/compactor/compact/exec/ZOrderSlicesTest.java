@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** How many equal slices a Z-ordered group is cut into: as few as keep each at or under the target. */
+/**
+ * How many equal slices a Z-ordered group is cut into: as few as keep each at or under the target.
+ */
 class ZOrderSlicesTest {
 
   private static final long MB = 1024 * 1024;

@@ -35,7 +35,10 @@ class KernelDeltaTablesIT {
 
   private static final TableSchema SCHEMA =
       new TableSchema(
-          List.of(new Column("id", "long", false), new Column("amount", "double", true), new Column("p", "string", true)),
+          List.of(
+              new Column("id", "long", false),
+              new Column("amount", "double", true),
+              new Column("p", "string", true)),
           List.of("p"));
 
   private static List<List<Object>> rows(long from, int count, String p) {
@@ -57,7 +60,8 @@ class KernelDeltaTablesIT {
   }
 
   @Test
-  void partitionValuesWithSpecialCharactersAndNull_areShownFaithfully_andFilesResolve() throws Exception {
+  void partitionValuesWithSpecialCharactersAndNull_areShownFaithfully_andFilesResolve()
+      throws Exception {
     TableLocation location = TableLocation.parse("special", dir);
     writer.create(location, SCHEMA, Map.of());
     List<String> values = new ArrayList<>(List.of("a b", "x/y", "k=v", "100%", "Zürich-東京"));
@@ -74,7 +78,12 @@ class KernelDeltaTablesIT {
     assertThat(health.partitions())
         .extracting(PartitionHealth::partition)
         .containsExactlyInAnyOrder(
-            "p=a b", "p=x%2Fy", "p=k%3Dv", "p=100%25", "p=Zürich-東京", "p=__HIVE_DEFAULT_PARTITION__");
+            "p=a b",
+            "p=x%2Fy",
+            "p=k%3Dv",
+            "p=100%25",
+            "p=Zürich-東京",
+            "p=__HIVE_DEFAULT_PARTITION__");
     assertThat(health.partitions())
         .filteredOn(p -> p.partition().equals("p=__HIVE_DEFAULT_PARTITION__"))
         .singleElement()
@@ -99,7 +108,9 @@ class KernelDeltaTablesIT {
     assertThat(snapshot.version()).isEqualTo(1);
     assertThat(snapshot.schema().columns())
         .containsExactly(
-            new Column("id", "long", false), new Column("amount", "double", true), new Column("p", "string", true));
+            new Column("id", "long", false),
+            new Column("amount", "double", true),
+            new Column("p", "string", true));
     assertThat(snapshot.schema().partitionColumns()).containsExactly("p");
     assertThat(snapshot.properties()).containsEntry("owner", "team-a");
     assertThat(tables.exists(location)).isTrue();
@@ -109,7 +120,8 @@ class KernelDeltaTablesIT {
   void loadLatest_withoutALog_isTableNotFound_namingTheLocation() {
     TableLocation location = TableLocation.parse("nothing-here", dir);
 
-    CompactorException e = catchThrowableOfType(CompactorException.class, () -> tables.loadLatest(location));
+    CompactorException e =
+        catchThrowableOfType(CompactorException.class, () -> tables.loadLatest(location));
 
     assertThat(e.kind()).isEqualTo(CompactorException.Kind.TABLE_NOT_FOUND);
     assertThat(e.getMessage()).startsWith("No Delta table at " + location.uri());

@@ -23,29 +23,43 @@ class KernelLogReaderIT {
   @TempDir Path dir;
 
   @Test
-  void readsTombstonesFromTheCheckpointAndLaterCommits_latestRemovalWins_andSeesReAdds() throws Exception {
+  void readsTombstonesFromTheCheckpointAndLaterCommits_latestRemovalWins_andSeesReAdds()
+      throws Exception {
     Path log = Files.createDirectories(dir.resolve("t/_delta_log"));
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-      s.execute("COPY (SELECT * FROM (VALUES"
-          + " ({'path': 'a.parquet', 'deletionTimestamp': 1000}, NULL),"
-          + " ({'path': 'p%3Dx/b%20c.parquet', 'deletionTimestamp': 2000}, NULL),"
-          + " (NULL, {'path': 'live.parquet'})"
-          + ") v(remove, \"add\")) TO '" + log.resolve("00000000000000000005.checkpoint.parquet") + "' (FORMAT parquet)");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
+      s.execute(
+          "COPY (SELECT * FROM (VALUES"
+              + " ({'path': 'a.parquet', 'deletionTimestamp': 1000}, NULL),"
+              + " ({'path': 'p%3Dx/b%20c.parquet', 'deletionTimestamp': 2000}, NULL),"
+              + " (NULL, {'path': 'live.parquet'})"
+              + ") v(remove, \"add\")) TO '"
+              + log.resolve("00000000000000000005.checkpoint.parquet")
+              + "' (FORMAT parquet)");
     }
-    Files.writeString(log.resolve("00000000000000000006.json"), String.join("\n",
-        "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
-        "{\"remove\":{\"path\":\"a.parquet\",\"deletionTimestamp\":5000,\"dataChange\":true}}",
-        "{\"remove\":{\"path\":\"d.parquet\",\"deletionTimestamp\":1,\"dataChange\":true}}",
-        ""));
-    Files.writeString(log.resolve("00000000000000000007.json"), String.join("\n",
-        "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
-        "{\"add\":{\"path\":\"d.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
-        ""));
+    Files.writeString(
+        log.resolve("00000000000000000006.json"),
+        String.join(
+            "\n",
+            "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
+            "{\"remove\":{\"path\":\"a.parquet\",\"deletionTimestamp\":5000,\"dataChange\":true}}",
+            "{\"remove\":{\"path\":\"d.parquet\",\"deletionTimestamp\":1,\"dataChange\":true}}",
+            ""));
+    Files.writeString(
+        log.resolve("00000000000000000007.json"),
+        String.join(
+            "\n",
+            "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
+            "{\"add\":{\"path\":\"d.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
+            ""));
 
     TableLocation location = new TableLocation("file:" + dir.resolve("t"));
     LogHistory history = new KernelLogReader(new LocalStorage()).read(location);
-    Map<String, Tombstone> byName = history.tombstones().stream()
-        .collect(Collectors.toMap(t -> t.path().substring(location.uri().length() + 1), Function.identity()));
+    Map<String, Tombstone> byName =
+        history.tombstones().stream()
+            .collect(
+                Collectors.toMap(
+                    t -> t.path().substring(location.uri().length() + 1), Function.identity()));
 
     assertThat(history.checkpointVersion()).isEqualTo(5);
     assertThat(history.latestVersion()).isEqualTo(7);
@@ -54,35 +68,45 @@ class KernelLogReaderIT {
     assertThat(byName.get("a.parquet").version()).as("the later removal wins").isEqualTo(6);
     assertThat(byName.get("a.parquet").removedAtMillis()).isGreaterThanOrEqualTo(6000);
     assertThat(byName.get("d.parquet").removedAtMillis())
-        .as("a skewed deletionTimestamp cannot make a removal look older than its commit").isGreaterThanOrEqualTo(6000);
+        .as("a skewed deletionTimestamp cannot make a removal look older than its commit")
+        .isGreaterThanOrEqualTo(6000);
     assertThat(byName.get("p=x/b c.parquet").removedAtMillis()).isEqualTo(2000);
     assertThat(history.readdedPaths()).containsExactly(location.uri() + "/d.parquet");
   }
 
   @Test
-  void streamsOnlyTheFieldsItNeeds_whereverTheyStand_andIgnoresLookAlikesInsideOtherValues() throws Exception {
+  void streamsOnlyTheFieldsItNeeds_whereverTheyStand_andIgnoresLookAlikesInsideOtherValues()
+      throws Exception {
     Path log = Files.createDirectories(dir.resolve("s/_delta_log"));
-    Path commit = Files.writeString(log.resolve("00000000000000000000.json"), String.join("\n",
-        "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"x\"],\"writerFeatures\":[\"inCommitTimestamp\"]}}",
-        "{\"metaData\":{\"id\":\"m\",\"format\":{\"provider\":\"parquet\",\"options\":{\"path\":\"not-a-file\"}},"
-            + "\"schemaString\":\"{\\\"remove\\\":{\\\"path\\\":\\\"fake\\\"}}\",\"partitionColumns\":[]}}",
-        "{\"remove\":{\"dataChange\":false,\"tags\":{\"path\":\"not-this\"},\"path\":\"gone.parquet\",\"deletionTimestamp\":123}}",
-        "{\"add\":{\"partitionValues\":{\"path\":\"nor-this\"},\"stats\":\"{\\\"path\\\":\\\"x\\\"}\",\"path\":\"new.parquet\",\"size\":1}}",
-        "{\"txn\":{\"appId\":\"a\",\"version\":1}}",
-        "{\"commitInfo\":{\"timestamp\":9000,\"inCommitTimestamp\":5000,\"operationParameters\":{\"timestamp\":99999}}}",
-        ""));
+    Path commit =
+        Files.writeString(
+            log.resolve("00000000000000000000.json"),
+            String.join(
+                "\n",
+                "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"x\"],\"writerFeatures\":[\"inCommitTimestamp\"]}}",
+                "{\"metaData\":{\"id\":\"m\",\"format\":{\"provider\":\"parquet\",\"options\":{\"path\":\"not-a-file\"}},"
+                    + "\"schemaString\":\"{\\\"remove\\\":{\\\"path\\\":\\\"fake\\\"}}\",\"partitionColumns\":[]}}",
+                "{\"remove\":{\"dataChange\":false,\"tags\":{\"path\":\"not-this\"},\"path\":\"gone.parquet\",\"deletionTimestamp\":123}}",
+                "{\"add\":{\"partitionValues\":{\"path\":\"nor-this\"},\"stats\":\"{\\\"path\\\":\\\"x\\\"}\",\"path\":\"new.parquet\",\"size\":1}}",
+                "{\"txn\":{\"appId\":\"a\",\"version\":1}}",
+                "{\"commitInfo\":{\"timestamp\":9000,\"inCommitTimestamp\":5000,\"operationParameters\":{\"timestamp\":99999}}}",
+                ""));
     Files.setLastModifiedTime(commit, java.nio.file.attribute.FileTime.fromMillis(1));
 
     TableLocation location = new TableLocation("file:" + dir.resolve("s"));
     LogHistory history = new KernelLogReader(new LocalStorage()).read(location);
 
-    assertThat(history.tombstones()).singleElement().satisfies(t -> {
-      assertThat(t.path()).isEqualTo(location.uri() + "/gone.parquet");
-      // The in-commit timestamp (written after the remove) wins over the wall-clock one and the
-      // nested operationParameters.timestamp; it is later than the remove's own 123.
-      assertThat(t.removedAtMillis()).isEqualTo(5000);
-      assertThat(t.version()).isZero();
-    });
+    assertThat(history.tombstones())
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.path()).isEqualTo(location.uri() + "/gone.parquet");
+              // The in-commit timestamp (written after the remove) wins over the wall-clock one and
+              // the
+              // nested operationParameters.timestamp; it is later than the remove's own 123.
+              assertThat(t.removedAtMillis()).isEqualTo(5000);
+              assertThat(t.version()).isZero();
+            });
     assertThat(history.oldestCommitMillis()).isEqualTo(5000);
     assertThat(history.readdedPaths()).isEmpty();
   }
@@ -91,61 +115,87 @@ class KernelLogReaderIT {
   void neverYieldsATombstoneOrReAddOutsideTheTableRoot_howeverTheLogSpellsIt() throws Exception {
     Path log = Files.createDirectories(dir.resolve("t/_delta_log"));
     String root = "file:" + dir.resolve("t");
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-      s.execute("COPY (SELECT * FROM (VALUES"
-          + " ({'path': '../from-checkpoint.parquet', 'deletionTimestamp': 1000}, NULL),"
-          + " ({'path': 'kept-from-checkpoint.parquet', 'deletionTimestamp': 1000}, NULL)"
-          + ") v(remove, \"add\")) TO '" + log.resolve("00000000000000000001.checkpoint.parquet") + "' (FORMAT parquet)");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
+      s.execute(
+          "COPY (SELECT * FROM (VALUES"
+              + " ({'path': '../from-checkpoint.parquet', 'deletionTimestamp': 1000}, NULL),"
+              + " ({'path': 'kept-from-checkpoint.parquet', 'deletionTimestamp': 1000}, NULL)"
+              + ") v(remove, \"add\")) TO '"
+              + log.resolve("00000000000000000001.checkpoint.parquet")
+              + "' (FORMAT parquet)");
     }
-    Files.writeString(log.resolve("00000000000000000002.json"), String.join("\n",
-        "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
-        remove("../sibling/x.parquet"),
-        remove("p=1/../../sibling/y.parquet"),
-        remove("%2e%2e/encoded.parquet"),
-        remove("file:" + dir.resolve("elsewhere/z.parquet")),
-        remove(root + "/../sibling/abs.parquet"),
-        remove("s3://other-bucket/t/w.parquet"),
-        remove("file://host" + dir.resolve("t/hosted.parquet")),
-        remove("inside.parquet"),
-        remove(root + "/absolute-inside.parquet"),
-        ""));
-    Files.writeString(log.resolve("00000000000000000003.json"), String.join("\n",
-        "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
-        "{\"add\":{\"path\":\"../sibling/x.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
-        ""));
+    Files.writeString(
+        log.resolve("00000000000000000002.json"),
+        String.join(
+            "\n",
+            "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
+            remove("../sibling/x.parquet"),
+            remove("p=1/../../sibling/y.parquet"),
+            remove("%2e%2e/encoded.parquet"),
+            remove("file:" + dir.resolve("elsewhere/z.parquet")),
+            remove(root + "/../sibling/abs.parquet"),
+            remove("s3://other-bucket/t/w.parquet"),
+            remove("file://host" + dir.resolve("t/hosted.parquet")),
+            remove("inside.parquet"),
+            remove(root + "/absolute-inside.parquet"),
+            ""));
+    Files.writeString(
+        log.resolve("00000000000000000003.json"),
+        String.join(
+            "\n",
+            "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
+            "{\"add\":{\"path\":\"../sibling/x.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
+            ""));
 
     TableLocation location = new TableLocation(root);
     LogHistory history = new KernelLogReader(new LocalStorage()).read(location);
 
-    assertThat(history.tombstones()).extracting(Tombstone::path).containsExactlyInAnyOrder(
-        root + "/kept-from-checkpoint.parquet", root + "/inside.parquet", root + "/absolute-inside.parquet");
+    assertThat(history.tombstones())
+        .extracting(Tombstone::path)
+        .containsExactlyInAnyOrder(
+            root + "/kept-from-checkpoint.parquet",
+            root + "/inside.parquet",
+            root + "/absolute-inside.parquet");
     assertThat(history.readdedPaths()).isEmpty();
   }
 
   @Test
-  void tombstonesAndReAdds_comeOutInTheListingsSpelling_howeverTheLogCasesTheScheme() throws Exception {
+  void tombstonesAndReAdds_comeOutInTheListingsSpelling_howeverTheLogCasesTheScheme()
+      throws Exception {
     Path log = Files.createDirectories(dir.resolve("t/_delta_log"));
     String root = "file:" + dir.resolve("t");
-    Files.writeString(log.resolve("00000000000000000000.json"), String.join("\n",
-        "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
-        remove("FILE:" + dir.resolve("t/upper.parquet")),
-        remove("file://" + dir.resolve("t/triple.parquet")),
-        remove("readded.parquet"),
-        ""));
-    Files.writeString(log.resolve("00000000000000000001.json"), String.join("\n",
-        "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
-        "{\"add\":{\"path\":\"FILE:" + dir.resolve("t/readded.parquet")
-            + "\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
-        ""));
+    Files.writeString(
+        log.resolve("00000000000000000000.json"),
+        String.join(
+            "\n",
+            "{\"commitInfo\":{\"timestamp\":6000,\"operation\":\"DELETE\"}}",
+            remove("FILE:" + dir.resolve("t/upper.parquet")),
+            remove("file://" + dir.resolve("t/triple.parquet")),
+            remove("readded.parquet"),
+            ""));
+    Files.writeString(
+        log.resolve("00000000000000000001.json"),
+        String.join(
+            "\n",
+            "{\"commitInfo\":{\"timestamp\":7000,\"operation\":\"WRITE\"}}",
+            "{\"add\":{\"path\":\"FILE:"
+                + dir.resolve("t/readded.parquet")
+                + "\",\"partitionValues\":{},\"size\":1,\"modificationTime\":7000,\"dataChange\":true}}",
+            ""));
 
     LogHistory history = new KernelLogReader(new LocalStorage()).read(new TableLocation(root));
 
-    assertThat(history.tombstones()).extracting(Tombstone::path).containsExactlyInAnyOrder(
-        root + "/upper.parquet", root + "/triple.parquet", root + "/readded.parquet");
+    assertThat(history.tombstones())
+        .extracting(Tombstone::path)
+        .containsExactlyInAnyOrder(
+            root + "/upper.parquet", root + "/triple.parquet", root + "/readded.parquet");
     assertThat(history.readdedPaths()).containsExactly(root + "/readded.parquet");
   }
 
   private static String remove(String path) {
-    return "{\"remove\":{\"path\":\"" + path + "\",\"deletionTimestamp\":5000,\"dataChange\":true}}";
+    return "{\"remove\":{\"path\":\""
+        + path
+        + "\",\"deletionTimestamp\":5000,\"dataChange\":true}}";
   }
 }

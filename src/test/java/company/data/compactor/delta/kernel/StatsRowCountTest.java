@@ -9,15 +9,18 @@ class StatsRowCountTest {
 
   @Test
   void readsTheTopLevelCountWhereverItStands() {
-    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":42,\"minValues\":{\"a\":1}}")).hasValue(42);
-    assertThat(KernelDeltaTables.numRecords(
-            "{\"minValues\":{\"numRecords\":7,\"s\":{\"x\":[1,2]}},\"maxValues\":{},\"numRecords\":3000000000}"))
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":42,\"minValues\":{\"a\":1}}"))
+        .hasValue(42);
+    assertThat(
+            KernelDeltaTables.numRecords(
+                "{\"minValues\":{\"numRecords\":7,\"s\":{\"x\":[1,2]}},\"maxValues\":{},\"numRecords\":3000000000}"))
         .hasValue(3_000_000_000L);
   }
 
   @Test
   void aNestedFieldOfTheSameNameIsNotTheCount() {
-    assertThat(KernelDeltaTables.numRecords("{\"minValues\":{\"numRecords\":7},\"nullCount\":{}}")).isEmpty();
+    assertThat(KernelDeltaTables.numRecords("{\"minValues\":{\"numRecords\":7},\"nullCount\":{}}"))
+        .isEmpty();
   }
 
   @Test

@@ -39,17 +39,27 @@ public final class TypedTables {
 
   /** Creates an empty table with table properties (e.g. enabling a table feature). */
   public void create(
-      TableLocation location, StructType schema, String partitionColumn, Map<String, String> properties) {
+      TableLocation location,
+      StructType schema,
+      String partitionColumn,
+      Map<String, String> properties) {
     create(location, schema, List.of(partitionColumn), properties);
   }
 
-  /** Creates an empty table partitioned by {@code partitionColumns} (string columns of {@code schema}). */
+  /**
+   * Creates an empty table partitioned by {@code partitionColumns} (string columns of {@code
+   * schema}).
+   */
   public void create(
-      TableLocation location, StructType schema, List<String> partitionColumns, Map<String, String> properties) {
+      TableLocation location,
+      StructType schema,
+      List<String> partitionColumns,
+      Map<String, String> properties) {
     Transaction txn =
         TableManager.buildCreateTableTransaction(location.uri(), schema, "test")
             .withTableProperties(properties)
-            .withDataLayoutSpec(DataLayoutSpec.partitioned(partitionColumns.stream().map(Column::new).toList()))
+            .withDataLayoutSpec(
+                DataLayoutSpec.partitioned(partitionColumns.stream().map(Column::new).toList()))
             .build(engine);
     txn.commit(engine, CloseableIterable.emptyIterable());
   }
@@ -59,13 +69,19 @@ public final class TypedTables {
    * nothing about the partition: readers take partitions from the log) and commits it with the
    * given partition values, {@code null} for a NULL partition.
    */
-  public void append(TableLocation location, Map<String, String> partition, String select, String name)
+  public void append(
+      TableLocation location, Map<String, String> partition, String select, String name)
       throws Exception {
     Path dir = location.localPath().resolve("files");
     Files.createDirectories(dir);
     Map<String, Literal> values = new java.util.HashMap<>();
-    partition.forEach((column, value) ->
-        values.put(column, value == null ? Literal.ofNull(io.delta.kernel.types.StringType.STRING) : Literal.ofString(value)));
+    partition.forEach(
+        (column, value) ->
+            values.put(
+                column,
+                value == null
+                    ? Literal.ofNull(io.delta.kernel.types.StringType.STRING)
+                    : Literal.ofString(value)));
     commitFile(location, dir.resolve(name + ".parquet"), select, values);
   }
 
@@ -73,16 +89,23 @@ public final class TypedTables {
    * Writes {@code select} (data columns only, named as the schema) to one Parquet file in the
    * partition and commits it.
    */
-  public void append(TableLocation location, String partitionColumn, String value, String select, String name)
+  public void append(
+      TableLocation location, String partitionColumn, String value, String select, String name)
       throws Exception {
     Path dir = location.localPath().resolve(partitionColumn + "=" + value);
     Files.createDirectories(dir);
-    commitFile(location, dir.resolve(name + ".parquet"), select, Map.of(partitionColumn, Literal.ofString(value)));
+    commitFile(
+        location,
+        dir.resolve(name + ".parquet"),
+        select,
+        Map.of(partitionColumn, Literal.ofString(value)));
   }
 
-  private void commitFile(TableLocation location, Path file, String select, Map<String, Literal> partition)
+  private void commitFile(
+      TableLocation location, Path file, String select, Map<String, Literal> partition)
       throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        Statement s = c.createStatement()) {
       s.execute("SET TimeZone = 'UTC'");
       s.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
     }
@@ -91,9 +114,15 @@ public final class TypedTables {
     Row state = txn.getTransactionState(engine);
     DataWriteContext context = Transaction.getWriteContext(engine, state, partition);
     DataFileStatus status =
-        new DataFileStatus(LocalStorage.toStoragePath(file), Files.size(file), Files.getLastModifiedTime(file).toMillis(), Optional.empty());
-    CloseableIterator<DataFileStatus> statuses = io.delta.kernel.internal.util.Utils.toCloseableIterator(List.of(status).iterator());
-    CloseableIterator<Row> actions = Transaction.generateAppendActions(engine, state, statuses, context);
+        new DataFileStatus(
+            LocalStorage.toStoragePath(file),
+            Files.size(file),
+            Files.getLastModifiedTime(file).toMillis(),
+            Optional.empty());
+    CloseableIterator<DataFileStatus> statuses =
+        io.delta.kernel.internal.util.Utils.toCloseableIterator(List.of(status).iterator());
+    CloseableIterator<Row> actions =
+        Transaction.generateAppendActions(engine, state, statuses, context);
     txn.commit(engine, CloseableIterable.inMemoryIterable(actions));
   }
 }

@@ -23,12 +23,20 @@ class DynamoDbReplayLedgerIT {
       DynamoDbReplayLedger ledger = new DynamoDbReplayLedger(client, table);
 
       assertThat(ledger.recordFirstUse(DIGEST, NOW, NOW.plusSeconds(300))).isTrue();
-      assertThat(ledger.recordFirstUse(DIGEST, NOW.plusSeconds(299), NOW.plusSeconds(600))).isFalse();
-      Map<String, AttributeValue> item = client.getItem(b -> b.tableName(table)
-          .key(Map.of("lease_key", AttributeValue.fromS("replay#" + DIGEST)))).item();
-      assertThat(item.get("expires_at").n()).isEqualTo(Long.toString(NOW.plusSeconds(300).getEpochSecond()));
+      assertThat(ledger.recordFirstUse(DIGEST, NOW.plusSeconds(299), NOW.plusSeconds(600)))
+          .isFalse();
+      Map<String, AttributeValue> item =
+          client
+              .getItem(
+                  b ->
+                      b.tableName(table)
+                          .key(Map.of("lease_key", AttributeValue.fromS("replay#" + DIGEST))))
+              .item();
+      assertThat(item.get("expires_at").n())
+          .isEqualTo(Long.toString(NOW.plusSeconds(300).getEpochSecond()));
       assertThat(ledger.recordFirstUse(DIGEST, NOW.plusSeconds(300), NOW.plusSeconds(600)))
-          .as("expired records are forgotten even before DynamoDB's TTL deletes them").isTrue();
+          .as("expired records are forgotten even before DynamoDB's TTL deletes them")
+          .isTrue();
     }
   }
 }

@@ -62,7 +62,9 @@ class S3StorageIT extends StorageContract {
 
     assertThat(storage().listRecursively(root() + "/many")).hasSize(1105);
     assertThat(storage().listFrom(root() + "/many/01000").stream().map(StoredObject::name))
-        .hasSize(105).first().isEqualTo("01000.json");
+        .hasSize(105)
+        .first()
+        .isEqualTo("01000.json");
     assertThat(storage().deleteAll(paths)).isEqualTo(1105);
     assertThat(storage().listRecursively(root() + "/many")).isEmpty();
   }
@@ -94,7 +96,8 @@ class S3StorageIT extends StorageContract {
     env.put("AWS_SECRET_ACCESS_KEY", "wrong");
     try (S3Client wrong = S3Clients.fromEnvironment(env)) {
       S3Storage storage = new S3Storage(wrong, uploads);
-      assertThatThrownBy(() -> storage.listRecursively(root())).hasMessageContaining("S3 failed while listing");
+      assertThatThrownBy(() -> storage.listRecursively(root()))
+          .hasMessageContaining("S3 failed while listing");
     }
   }
 }

@@ -55,8 +55,12 @@ class DynamoDbTelemetryIT {
 
     assertThat(items).hasSize(1);
     Map<String, AttributeValue> item = items.get(0);
-    assertThat(item.get("table_key").s()).isEqualTo(TableKeys.compactionKey(location)).startsWith("delta_compaction_");
-    assertThat(item.get("run_key").s()).endsWith("#" + report.get("execution_id").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{9}Z#.*");
+    assertThat(item.get("table_key").s())
+        .isEqualTo(TableKeys.compactionKey(location))
+        .startsWith("delta_compaction_");
+    assertThat(item.get("run_key").s())
+        .endsWith("#" + report.get("execution_id").asText())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{9}Z#.*");
     assertThat(item.get("schema_version").n()).isEqualTo("1");
     assertThat(item.get("total_files").n()).isEqualTo("30");
     assertThat(item.get("files_after").n()).isEqualTo("3");
@@ -80,10 +84,22 @@ class DynamoDbTelemetryIT {
       assertThat(run.code()).as(run.err()).isZero();
       ids.add(new ObjectMapper().readTree(run.out()).get("execution_id").asText());
     }
-    assertThat(cli(env, "run", "--work-dir", work.toString(), "--table-uri", "other_demo").code()).isZero();
+    assertThat(cli(env, "run", "--work-dir", work.toString(), "--table-uri", "other_demo").code())
+        .isZero();
 
-    Result history = cli(env, "history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--limit", "2", "--json");
-    Result text = cli(env, "history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
+    Result history =
+        cli(
+            env,
+            "history",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "demo_delta_table",
+            "--limit",
+            "2",
+            "--json");
+    Result text =
+        cli(env, "history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
 
     assertThat(history.code()).as(history.err()).isZero();
     JsonNode runs = new ObjectMapper().readTree(history.out());
@@ -93,7 +109,9 @@ class DynamoDbTelemetryIT {
     assertThat(runs.get(0).get("files_after").asInt()).isEqualTo(3);
     assertThat(runs.get(0).get("partitions").get(0).get("file_count").asInt()).isEqualTo(10);
     assertThat(runs.get(0).get("schema_version").asInt()).isEqualTo(1);
-    assertThat(history.err()).contains("2 run(s) of file:" + work.resolve("demo_delta_table") + " from dynamodb:" + table);
+    assertThat(history.err())
+        .contains(
+            "2 run(s) of file:" + work.resolve("demo_delta_table") + " from dynamodb:" + table);
     assertThat(text.out().lines().filter(l -> l.contains("run ")).count()).isEqualTo(3);
     assertThat(text.out()).contains(ids.get(0)).contains(" 0/0 ");
   }
@@ -103,11 +121,14 @@ class DynamoDbTelemetryIT {
     String table = DynoxideServer.shared().newTelemetryTable();
     Map<String, String> env = environment(table);
     TableLocation location = TableUris.resolve(RequestReader.read(Map.of()), work);
-    MaintenanceReport report = Wiring.pipeline(location, work, env, "exec-fixed").run(RequestReader.read(Map.of()), location);
+    MaintenanceReport report =
+        Wiring.pipeline(location, work, env, "exec-fixed")
+            .run(RequestReader.read(Map.of()), location);
     TelemetryStore store = Wiring.telemetry(work, env);
 
     // A retried write (its first response lost) meets the item it stored: that is success.
-    store.record(report.withDelivery(report.delivery().withTelemetry("recorded", "a second write")));
+    store.record(
+        report.withDelivery(report.delivery().withTelemetry("recorded", "a second write")));
 
     assertThat(store.recent(location, 10)).hasSize(1);
     assertThat(store.recent(location, 10).get(0).get("execution_id")).isEqualTo("exec-fixed");
@@ -121,11 +142,20 @@ class DynamoDbTelemetryIT {
     assertThat(cli(env, "run", "--work-dir", work.toString()).code()).isZero();
     assertThat(cli(env, "run", "--work-dir", work.toString()).code()).isZero();
 
-    Result history = cli(env, "history", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+    Result history =
+        cli(
+            env,
+            "history",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "demo_delta_table",
+            "--json");
 
     JsonNode runs = new ObjectMapper().readTree(history.out());
     assertThat(runs).hasSize(2);
-    assertThat(runs.get(0).get("evaluated_at").asText()).isGreaterThan(runs.get(1).get("evaluated_at").asText());
+    assertThat(runs.get(0).get("evaluated_at").asText())
+        .isGreaterThan(runs.get(1).get("evaluated_at").asText());
     assertThat(Files.readAllLines(work.resolve(".delta-compactor/telemetry.jsonl"))).hasSize(2);
     assertThat(history.err()).contains("telemetry.jsonl");
   }
