@@ -30,7 +30,7 @@ import java.util.stream.Stream;
 public final class LocalStorage implements Storage {
 
   /** Temporary files this class writes start with this, so listings and vacuum can skip them. */
-  static final String TEMP_PREFIX = ".compactor-tmp-";
+  public static final String TEMP_PREFIX = ".compactor-tmp-";
 
   /** The local path of a storage path. */
   public static Path toPath(String path) {
