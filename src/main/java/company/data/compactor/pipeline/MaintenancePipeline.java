@@ -46,9 +46,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, probe
- * read latency, plan and execute compaction, probe again, vacuum (dry run by default), report.
- * Depends on ports only.
+ * One maintenance run, in the design's order: validate, seed the demo (when asked), sweep what
+ * killed runs left behind, inspect, probe read latency, plan and execute compaction, probe again,
+ * vacuum (dry run by default), report. Depends on ports only.
  */
 public final class MaintenancePipeline {
 

@@ -6,7 +6,8 @@ package company.data.compactor.report;
  * @param status {@code done}, or {@code failed} with {@code error} (the run went on)
  * @param scratchCutoff ISO-8601 time: abandoned scratch directories last modified before it were
  *     removed (the lease TTL before the run)
- * @param scratchDirsSwept abandoned scratch directories deleted from the work directory
+ * @param scratchDirsSwept abandoned scratch directories (rewrite scratch, S3 upload buffers)
+ *     deleted from the work directory
  * @param scratchBytesSwept bytes of the files in them
  * @param scratchDirsInUse scratch directories old enough but locked by a live run, kept
  * @param scratchDirsKeptYoung scratch directories younger than {@code scratch_cutoff}, kept

@@ -6,10 +6,10 @@ import java.util.Objects;
 /**
  * How old a killed run's leftovers must be before a later run's sweep removes them.
  *
- * @param scratchMinAge a scratch directory ({@code <work-dir>/.delta-compactor/scratch/run-*})
- *     whose lock is free is removed only when it was last modified longer ago than this; the wiring
- *     uses the lease TTL ({@code COMPACTOR_LEASE_TTL_SECONDS}, default 20 minutes), a second guard
- *     behind the lock
+ * @param scratchMinAge a scratch directory ({@code run-*} under {@code
+ *     <work-dir>/.delta-compactor/scratch} or {@code .../uploads}) whose lock is free is removed
+ *     only when it was last modified longer ago than this; the wiring uses the lease TTL ({@code
+ *     COMPACTOR_LEASE_TTL_SECONDS}, default 20 minutes), a second guard behind the lock
  * @param temporaryObjectMinAge a temporary object of ours in the table ({@code .compactor-tmp-*})
  *     is removed only when it was last modified longer ago than this; the wiring uses the 168-hour
  *     retention floor, the age before which vacuum deletes nothing either

@@ -21,10 +21,11 @@ import java.util.Optional;
 
 /**
  * Removes what killed runs left behind, at the start of a run (after the request is validated and
- * the table's lease taken): abandoned scratch directories under the work directory and our own
- * temporary objects in the table, as {@link SweepPlanner} decides. A scratch directory is deleted
- * only while this sweep holds its lock ({@link Scratch#lockIfAbandoned}), so a live run's scratch,
- * in this process or another, is never touched however old it looks.
+ * the table's lease taken): abandoned scratch directories under the work directory (rewrite
+ * scratch, S3 upload buffers) and our own temporary objects in the table, as {@link SweepPlanner}
+ * decides. A scratch directory is deleted only while this sweep holds its lock ({@link
+ * Scratch#lockIfAbandoned}), so a live run's scratch, in this process or another, is never touched
+ * however old it looks.
  *
  * <p>Sweeping is housekeeping: a failure (a listing or a delete that fails) is returned in {@link
  * SweepResult#failure()} and logged, never thrown, and the run goes on.
@@ -34,24 +35,25 @@ public final class Sweeper {
   private static final System.Logger LOG = System.getLogger(Sweeper.class.getName());
 
   private final Storage storage;
-  private final Path scratchRoot;
+  private final List<Path> scratchRoots;
   private final SweepPolicy policy;
   private final Clock clock;
 
   /**
    * @param storage the table's storage
-   * @param scratchRoot where runs make their scratch directories ({@link Scratch#create})
+   * @param scratchRoots where runs make their scratch directories ({@link Scratch#create}): the
+   *     rewrite's scratch root and the S3 upload buffers' directory
    * @param policy how old leftovers must be
    * @param clock the time source the cutoffs are taken from
    */
-  public Sweeper(Storage storage, Path scratchRoot, SweepPolicy policy, Clock clock) {
+  public Sweeper(Storage storage, List<Path> scratchRoots, SweepPolicy policy, Clock clock) {
     this.storage = storage;
-    this.scratchRoot = scratchRoot;
+    this.scratchRoots = List.copyOf(scratchRoots);
     this.policy = policy;
     this.clock = clock;
   }
 
-  /** Sweeps the scratch root and the table at {@code table}; logs one line with the counts. */
+  /** Sweeps the scratch roots and the table at {@code table}; logs one line with the counts. */
   public SweepResult sweep(TableLocation table) {
     Instant now = clock.instant();
     SweepPlan plan;
@@ -133,7 +135,7 @@ public final class Sweeper {
         "sweep: table={0} scratch={1} swept={2} ({3} bytes) in_use={4} young={5};"
             + " temporary_objects swept={6} ({7} bytes) young={8}{9}",
         table,
-        scratchRoot,
+        scratchRoots,
         result.scratchDirsSwept(),
         result.scratchBytesSwept(),
         result.scratchDirsInUse(),
@@ -145,13 +147,19 @@ public final class Sweeper {
     return result;
   }
 
-  /** The directories directly under the scratch root, with their modification times. */
+  /** The directories directly under the scratch roots, with their modification times. */
   private List<ScratchDirectory> scratchDirectories() throws IOException {
-    if (!Files.isDirectory(scratchRoot)) {
-      return List.of();
-    }
     List<ScratchDirectory> found = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(scratchRoot)) {
+    for (Path root : scratchRoots) {
+      if (Files.isDirectory(root)) {
+        listDirectories(root, found);
+      }
+    }
+    return found;
+  }
+
+  private static void listDirectories(Path root, List<ScratchDirectory> found) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
       for (Path entry : entries) {
         BasicFileAttributes attrs;
         try {
@@ -164,6 +172,5 @@ public final class Sweeper {
         }
       }
     }
-    return found;
   }
 }

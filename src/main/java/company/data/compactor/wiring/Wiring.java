@@ -181,7 +181,8 @@ public final class Wiring {
                 storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
             new Sweeper(
                 storage,
-                workDir.resolve(SCRATCH_RELATIVE_PATH),
+                List.of(
+                    workDir.resolve(SCRATCH_RELATIVE_PATH), workDir.resolve(UPLOADS_RELATIVE_PATH)),
                 new SweepPolicy(leaseTtl(environment), Retention.FLOOR),
                 clock),
             telemetry(workDir, environment),

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,7 @@ class ScratchSweepTest {
   private SweepResult sweep() {
     return new Sweeper(
             new LocalStorage(),
-            scratchRoot(),
+            List.of(scratchRoot()),
             new SweepPolicy(TTL, Duration.ofHours(168)),
             Clock.fixed(NOW, ZoneOffset.UTC))
         .sweep(TableLocation.parse("table", work));

@@ -42,7 +42,7 @@ abstract class TemporaryObjectSweepContract {
   private SweepResult sweepAt(Instant now) {
     return new Sweeper(
             storage(),
-            scratchRoot(),
+            List.of(scratchRoot()),
             new SweepPolicy(Duration.ofMinutes(20), FLOOR),
             Clock.fixed(now, ZoneOffset.UTC))
         .sweep(new TableLocation(root()));
