@@ -31,6 +31,7 @@ import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
+import company.data.compactor.report.SweepReport;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
 import company.data.compactor.vacuum.Retention;
@@ -45,9 +46,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, probe
- * read latency, plan and execute compaction, probe again, vacuum (dry run by default), report.
- * Depends on ports only.
+ * One maintenance run, in the design's order: validate, seed the demo (when asked), sweep what
+ * killed runs left behind, inspect, probe read latency, plan and execute compaction, probe again,
+ * vacuum (dry run by default), report. Depends on ports only.
  */
 public final class MaintenancePipeline {
 
@@ -102,6 +103,7 @@ public final class MaintenancePipeline {
     refuseIfInvalid(tableViolations(request, snapshot.schema()));
     // A retention property the vacuum step would refuse stops the run before compaction writes.
     Retention.effective(request.vacuumRetentionHours(), snapshot.properties());
+    SweepReport sweep = sweep(location);
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
     List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());
@@ -172,7 +174,8 @@ public final class MaintenancePipeline {
                     sizes,
                     DeliveryReport.none(),
                     steps)
-                .withZOrderSkipping(skipping));
+                .withZOrderSkipping(skipping)
+                .withSweep(sweep));
     return recorded(request, report);
   }
 
@@ -312,9 +315,12 @@ public final class MaintenancePipeline {
    */
   public MaintenanceReport vacuumOnly(MaintenanceRequest request, TableLocation location) {
     ReadOnlyStart start = startReadOnly(request, location);
+    SweepReport sweep = sweep(location);
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     VacuumReport vacuum = vacuum(start.request(), start.snapshot(), steps);
-    return recorded(start.request(), report("vacuum", start, location, null, null, vacuum, steps));
+    return recorded(
+        start.request(),
+        report("vacuum", start, location, null, null, vacuum, steps).withSweep(sweep));
   }
 
   /**
@@ -391,6 +397,15 @@ public final class MaintenancePipeline {
                       : report.deletedFilesCount() + " deleted")));
     }
     return report;
+  }
+
+  /**
+   * Removes what killed runs left behind (stale scratch, our old temporary objects in the table)
+   * before this run's work; housekeeping that never fails the run (see {@link
+   * company.data.compactor.sweep.Sweeper}).
+   */
+  private SweepReport sweep(TableLocation location) {
+    return ReportSections.sweep(ports.sweeper().sweep(location));
   }
 
   /**
@@ -620,7 +635,8 @@ public final class MaintenancePipeline {
         sizes,
         delivery,
         steps,
-        Summaries.of(location, health, latency, compaction, vacuum, steps, request));
+        Summaries.of(location, health, latency, compaction, vacuum, steps, request),
+        null);
   }
 
   private static Map<String, Object> inputs(MaintenanceRequest request, TableLocation location) {

@@ -6,6 +6,7 @@ import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.notify.Notifier;
 import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.publish.ReportPublisher;
+import company.data.compactor.sweep.Sweeper;
 import company.data.compactor.telemetry.TelemetrySink;
 import company.data.compactor.vacuum.VacuumExecutor;
 import java.time.Clock;
@@ -20,6 +21,8 @@ import java.util.function.Supplier;
  * @param compactor rewrites and commits compaction plans
  * @param probe measures read latency before and after compaction
  * @param vacuum plans and runs vacuum
+ * @param sweeper removes what killed runs left behind, at the start of {@code run} and {@code
+ *     vacuum}
  * @param telemetry keeps each run's report
  * @param publisher writes each run's HTML page
  * @param notifier sends the Slack summary or alert when {@code notify_slack}
@@ -32,6 +35,7 @@ public record PipelinePorts(
     Compactor compactor,
     LatencyProbe probe,
     VacuumExecutor vacuum,
+    Sweeper sweeper,
     TelemetrySink telemetry,
     ReportPublisher publisher,
     Notifier notifier,
@@ -44,6 +48,7 @@ public record PipelinePorts(
     Objects.requireNonNull(compactor, "compactor");
     Objects.requireNonNull(probe, "probe");
     Objects.requireNonNull(vacuum, "vacuum");
+    Objects.requireNonNull(sweeper, "sweeper");
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(publisher, "publisher");
     Objects.requireNonNull(notifier, "notifier");

@@ -40,6 +40,8 @@ import java.util.Map;
  *     {@code plan} and {@code inspect}
  * @param steps what each step of the run did
  * @param summary a short human summary
+ * @param sweep what the run's sweep removed of earlier, killed runs (an object of its own); null
+ *     for {@code plan} and {@code inspect}, which do not sweep
  */
 public record MaintenanceReport(
     int schemaVersion,
@@ -67,7 +69,8 @@ public record MaintenanceReport(
     FileSizeHistogram fileSizeHistogram,
     @JsonUnwrapped DeliveryReport delivery,
     List<StepOutcome> steps,
-    String summary) {
+    String summary,
+    SweepReport sweep) {
 
   /** The current {@code schema_version}. */
   public static final int SCHEMA_VERSION = 1;
@@ -106,7 +109,8 @@ public record MaintenanceReport(
         fileSizeHistogram,
         delivery,
         steps,
-        summary);
+        summary,
+        sweep);
   }
 
   /**
@@ -122,6 +126,38 @@ public record MaintenanceReport(
         error
             .map(e -> delivery.withLeaseRelease("failed", e))
             .orElseGet(() -> delivery.withLeaseRelease("released", null)));
+  }
+
+  /** This report with {@code sweep} in place of its own. */
+  public MaintenanceReport withSweep(SweepReport sweep) {
+    return new MaintenanceReport(
+        schemaVersion,
+        executionId,
+        command,
+        evaluatedAt,
+        durationMs,
+        tableUri,
+        tableVersion,
+        demoMode,
+        inputs,
+        totalFiles,
+        totalSmallFiles,
+        smallFileRatioPct,
+        avgFileSizeMb,
+        totalSizeMb,
+        totalRows,
+        filesWithoutStats,
+        compactionRequired,
+        partitions,
+        latency,
+        compaction,
+        vacuum,
+        zorderSkipping,
+        fileSizeHistogram,
+        delivery,
+        steps,
+        summary,
+        sweep);
   }
 
   /** This report with {@code delivery} in place of its own. */
@@ -152,6 +188,7 @@ public record MaintenanceReport(
         fileSizeHistogram,
         delivery,
         steps,
-        summary);
+        summary,
+        sweep);
   }
 }

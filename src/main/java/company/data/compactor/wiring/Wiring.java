@@ -35,9 +35,12 @@ import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.s3.S3Clients;
 import company.data.compactor.storage.s3.S3Storage;
+import company.data.compactor.sweep.SweepPolicy;
+import company.data.compactor.sweep.Sweeper;
 import company.data.compactor.telemetry.JsonLinesTelemetrySink;
 import company.data.compactor.telemetry.TelemetryStore;
 import company.data.compactor.telemetry.dynamodb.DynamoDbTelemetrySink;
+import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumExecutor;
 import company.data.compactor.vacuum.VacuumPlanner;
 import java.net.URI;
@@ -176,6 +179,12 @@ public final class Wiring {
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new VacuumExecutor(
                 storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
+            new Sweeper(
+                storage,
+                List.of(
+                    workDir.resolve(SCRATCH_RELATIVE_PATH), workDir.resolve(UPLOADS_RELATIVE_PATH)),
+                new SweepPolicy(leaseTtl(environment), Retention.FLOOR),
+                clock),
             telemetry(workDir, environment),
             publisher(workDir, environment),
             notifier(environment),
@@ -352,17 +361,28 @@ public final class Wiring {
    *     short TTL
    */
   public static Leases leases(Path workDir, Map<String, String> environment, Clock clock) {
-    Duration ttl =
-        wholeNumber(environment, LEASE_TTL_VARIABLE, 60, "seconds").stream()
-            .mapToObj(Duration::ofSeconds)
-            .findFirst()
-            .orElse(Leases.DEFAULT_TTL);
+    Duration ttl = leaseTtl(environment);
     String table = environment.get(LEASE_TABLE_VARIABLE);
     LeaseStore store =
         table == null || table.isBlank()
             ? new FileLeaseStore(workDir.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH))
             : new DynamoDbLeaseStore(dynamoDb(environment), table.strip());
     return new Leases(store, clock, ttl);
+  }
+
+  /**
+   * How long a lease lasts without renewal: {@code COMPACTOR_LEASE_TTL_SECONDS} (at least 60),
+   * default {@link Leases#DEFAULT_TTL}. Also how old an abandoned scratch directory must be before
+   * a run's sweep removes it.
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed or too
+   *     short TTL
+   */
+  public static Duration leaseTtl(Map<String, String> environment) {
+    return wholeNumber(environment, LEASE_TTL_VARIABLE, 60, "seconds").stream()
+        .mapToObj(Duration::ofSeconds)
+        .findFirst()
+        .orElse(Leases.DEFAULT_TTL);
   }
 
   /**
