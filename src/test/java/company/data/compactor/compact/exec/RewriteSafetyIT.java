@@ -17,6 +17,7 @@ import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.DuckDb;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
@@ -353,6 +354,49 @@ class RewriteSafetyIT {
         .extracting(PartitionResult::status)
         .containsExactly(PartitionResult.Status.COMMITTED);
     assertThat(tables.loadLatest(location).activeFiles()).hasSize(1);
+  }
+
+  @Test
+  void partitionValuesTooLongForADirectoryName_areWrittenAtTheRoot_andEveryPartitionCompacts()
+      throws Exception {
+    TableLocation location = TableLocation.parse("long-values", dir);
+    StructType schema = new StructType().add("id", LongType.LONG).add("p", StringType.STRING);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    List<String> values = List.of("a".repeat(300), "日".repeat(90), "ok");
+    int file = 0;
+    for (String value : values) {
+      for (int i = 0; i < 2; i++, file++) {
+        typed.append(
+            location,
+            Map.of("p", value),
+            "SELECT range AS id FROM range(" + (file * 5) + ", " + (file * 5 + 5) + ")",
+            "in-" + file);
+      }
+    }
+    TableSnapshot before = tables.loadLatest(location);
+    String expected = DuckDb.checksum(before.activeFiles(), List.of("id"));
+
+    CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(result.partitions())
+        .extracting(PartitionResult::status)
+        .containsOnly(PartitionResult.Status.COMMITTED)
+        .hasSize(3);
+    assertThat(after.activeFiles()).hasSize(3);
+    assertThat(DuckDb.checksum(after.activeFiles(), List.of("id"))).isEqualTo(expected);
+    Map<String, String> directories = new java.util.TreeMap<>();
+    for (DataFile written : after.activeFiles()) {
+      String value = written.partition().values().get("p");
+      String logPath = written.logPath();
+      directories.put(
+          value.length() > 10 ? value.substring(0, 3) + "..." : value,
+          logPath.contains("/") ? logPath.substring(0, logPath.lastIndexOf('/')) : "(root)");
+    }
+    assertThat(directories)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("aaa...", "(root)", "日日日...", "(root)", "ok", "p=ok"));
   }
 
   @Test
