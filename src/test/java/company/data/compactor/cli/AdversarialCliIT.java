@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
-import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
@@ -43,16 +43,13 @@ class AdversarialCliIT {
     return location;
   }
 
-  /** Every file under {@code dir} but the lease bookkeeping (an empty lock file per table). */
+  /** Every file under {@code dir} but the lease records kept with each table. */
   private static List<String> filesUnder(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
           .filter(Files::isRegularFile)
           .map(Path::toString)
-          .filter(
-              f ->
-                  !(f.contains("/" + FileLeaseStore.DEFAULT_RELATIVE_PATH + "/")
-                      && f.endsWith(".lock")))
+          .filter(f -> !f.contains("/" + TableLeaseStore.DIRECTORY + "/"))
           .sorted()
           .toList();
     }

@@ -1,0 +1,157 @@
+package company.data.compactor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelTableWriter;
+import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.lease.Lease;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.CliRunner;
+import company.data.compactor.testing.CliRunner.Result;
+import company.data.compactor.wiring.Wiring;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One run per table, whatever the work directory (issue 16 item 4): leases live with the table, and
+ * a run whose lease another run took over stops before its next commit.
+ */
+class LeaseCliIT {
+
+  private static final Map<String, String> ENV = Map.of();
+
+  @TempDir Path tables;
+  @TempDir Path workA;
+  @TempDir Path workB;
+
+  private final LocalStorage storage = new LocalStorage();
+
+  private TableLocation seededDemo() {
+    TableLocation location = TableLocation.parse(tables.resolve("events").toString(), tables);
+    KernelDeltaTables kernel = new KernelDeltaTables(storage);
+    new DemoSeeder(storage, kernel, new KernelTableWriter(storage)).seed(location);
+    return location;
+  }
+
+  private static List<String> log(TableLocation table) throws IOException {
+    try (Stream<Path> files = Files.list(table.localPath().resolve("_delta_log"))) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(n -> n.endsWith(".json"))
+          .sorted()
+          .toList();
+    }
+  }
+
+  private static long parquetFiles(TableLocation table) throws IOException {
+    try (Stream<Path> files = Files.walk(table.localPath())) {
+      return files.filter(f -> f.toString().endsWith(".parquet")).count();
+    }
+  }
+
+  @Test
+  void aRunFromAnotherWorkDir_isRefused_namingTheHolder_andTouchesNothing() throws Exception {
+    TableLocation table = seededDemo();
+    Lease held = Wiring.leases(workA, ENV, Clock.systemUTC()).take(table, "run-from-work-dir-a");
+    List<String> logBefore = log(table);
+
+    Result second =
+        CliRunner.run(
+            ENV,
+            "run",
+            "--work-dir",
+            workB.toString(),
+            "--table-uri",
+            table.uri(),
+            "--demo-mode",
+            "false");
+
+    assertThat(second.code()).as(second.err()).isEqualTo(1);
+    assertThat(second.err())
+        .contains(
+            "Refused to maintain "
+                + table
+                + ": run run-from-work-dir-a holds the table's lease until "
+                + held.expiresAt());
+    assertThat(log(table)).isEqualTo(logBefore);
+  }
+
+  @Test
+  void aLeaseTakenOverMidRun_stopsTheRunBeforeItsNextCommit_withNothingLost() throws Exception {
+    TableLocation table = seededDemo();
+    List<String> logBefore = log(table);
+    long parquetBefore = parquetFiles(table);
+    Path firstCompaction =
+        table
+            .localPath()
+            .resolve("_delta_log")
+            .resolve(String.format("%020d.json", logBefore.size()));
+    AtomicReference<String> takenBy = new AtomicReference<>();
+    // Another run whose clock says the lease expired takes it as soon as the first partition
+    // commits, before the second partition's commit.
+    Thread taker =
+        new Thread(
+            () -> {
+              long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+              while (!Files.exists(firstCompaction) && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+              }
+              Clock later = Clock.fixed(Instant.now().plus(Duration.ofHours(1)), ZoneOffset.UTC);
+              takenBy.set(Wiring.leases(workB, ENV, later).take(table, "taker").owner());
+            });
+    taker.start();
+
+    Result run =
+        CliRunner.run(
+            ENV,
+            "run",
+            "--json",
+            "--work-dir",
+            workA.toString(),
+            "--table-uri",
+            table.uri(),
+            "--demo-mode",
+            "false",
+            "--z-order-columns",
+            "");
+    taker.join();
+
+    assertThat(takenBy.get()).isEqualTo("taker");
+    assertThat(run.code()).as(run.err()).isEqualTo(1);
+    JsonNode report = new ObjectMapper().readTree(run.out());
+    List<String> statuses = new ArrayList<>();
+    report.get("compaction_partitions").forEach(p -> statuses.add(p.get("status").asText()));
+    assertThat(statuses).containsExactly("committed", "fenced", "fenced");
+    assertThat(report.get("compaction_partitions").get(1).get("detail").asText())
+        .contains("for run " + report.get("execution_id").asText())
+        .contains("(fenced)");
+    assertThat(report.get("lease_release_status").asText()).isEqualTo("lost");
+    assertThat(report.get("files_removed").asInt()).isEqualTo(10);
+    assertThat(log(table)).as("exactly one compaction commit").hasSize(logBefore.size() + 1);
+    assertThat(parquetFiles(table))
+        .as("the committed partition's output stays; the fenced partitions' uploads are deleted")
+        .isEqualTo(parquetBefore + 1);
+    Result inspect =
+        CliRunner.run(
+            ENV, "inspect", "--json", "--work-dir", workB.toString(), "--table-uri", table.uri());
+    JsonNode health = new ObjectMapper().readTree(inspect.out());
+    assertThat(health.get("total_rows").asLong()).isEqualTo(1500);
+    assertThat(health.get("total_files").asInt()).isEqualTo(21);
+  }
+}
