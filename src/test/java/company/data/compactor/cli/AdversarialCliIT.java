@@ -12,6 +12,7 @@ import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.testing.CliRunner;
 import company.data.compactor.testing.CliRunner.Result;
+import company.data.compactor.testing.RefusedInputs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -545,5 +546,18 @@ class AdversarialCliIT {
     assertThat(result.code()).as(result.err()).isEqualTo(2);
     assertThat(result.err())
         .contains("(" + filter.length() + " characters): must be at most 10000 characters long");
+  }
+
+  @Test
+  void run_withTheSharedRefusedInputs_exit2_withTheAdmissionMessage_andWritesNothing()
+      throws Exception {
+    List<String> args = new java.util.ArrayList<>(List.of("run", "--work-dir", work.toString()));
+    args.addAll(RefusedInputs.FLAGS);
+
+    Result result = cli(Map.of(), args.toArray(String[]::new));
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err().strip()).isEqualTo("compactor: error: " + RefusedInputs.message());
+    assertThat(filesUnder(work)).isEmpty();
   }
 }

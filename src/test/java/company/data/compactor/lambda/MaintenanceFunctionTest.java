@@ -9,6 +9,7 @@ import company.data.compactor.lease.LeaseStore;
 import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.RefusedInputs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.nio.file.Files;
@@ -158,5 +159,14 @@ class MaintenanceFunctionTest {
             "table_uri=tables/../escaped_table: must not contain . or .. path"
                 + " segments; they are refused, never resolved: name the table by its canonical path");
     assertThat(WORK.resolve("escaped_table")).doesNotExist();
+  }
+
+  @Test
+  void directInvocation_withTheSharedRefusedInputs_failsWithTheAdmissionMessage() throws Exception {
+    Response response = post(RefusedInputs.INPUTS);
+
+    assertThat(response.statusCode()).isEqualTo(500);
+    assertThat(response.asString()).contains(RefusedInputs.message());
+    assertThat(WORK.resolve("t")).doesNotExist();
   }
 }

@@ -7,6 +7,7 @@ import company.data.compactor.admission.RemoteInputs;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.testing.RefusedInputs;
 import company.data.compactor.wiring.LeasedRuns;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -130,5 +131,21 @@ class ScheduledRunsTest {
     assertThatThrownBy(runs::run)
         .hasMessageStartingWith(
             "Invalid configuration, 1 setting broken: COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://prod/tables/..: must not contain");
+  }
+
+  @Test
+  void theSharedRefusedInputs_refuseTheSchedule_withTheAdmissionMessage_namingTheEntry()
+      throws Exception {
+    ScheduledRuns runs =
+        schedule(
+            Map.of(
+                ScheduledRuns.TABLES_VARIABLE,
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                    .writeValueAsString(java.util.List.of(RefusedInputs.INPUTS))));
+
+    assertThatThrownBy(runs::run)
+        .isInstanceOf(CompactorException.class)
+        .hasMessage(RefusedInputs.message("tables[0]."));
+    assertThat(filesUnder(work)).isZero();
   }
 }
