@@ -8,6 +8,9 @@ import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.lease.Lease;
+import company.data.compactor.lease.LeaseAttempt;
+import company.data.compactor.lease.LeaseStore;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.testing.CliRunner;
@@ -153,5 +156,81 @@ class LeaseCliIT {
     JsonNode health = new ObjectMapper().readTree(inspect.out());
     assertThat(health.get("total_rows").asLong()).isEqualTo(1500);
     assertThat(health.get("total_files").asInt()).isEqualTo(21);
+  }
+
+  @Test
+  void aRunLongerThanItsTtl_keepsItsLease_byHeartbeat() throws Exception {
+    TableLocation table = seededDemo();
+    // A 3 s TTL, and a probe of 40 timed reads before and after, so the run outlasts its TTL.
+    Map<String, String> env =
+        Map.of("COMPACTOR_LEASE_TTL_SECONDS", "3", "COMPACTOR_PROBE_RUNS", "40");
+    LeaseStore intruder = new TableLeaseStore(l -> new LocalStorage());
+    List<String> attempts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean running =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread watcher =
+        new Thread(
+            () -> {
+              while (running.get()) {
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                Path leases = table.localPath().resolve(TableLeaseStore.DIRECTORY);
+                if (!Files.exists(leases)) {
+                  continue;
+                }
+                if (newestRecord(leases).contains("\"state\":\"released\"")) {
+                  return; // the run finished and gave its lease back
+                }
+                LeaseAttempt attempt =
+                    intruder.tryAcquire(table, "intruder", Instant.now(), Duration.ofSeconds(3));
+                attempts.add(attempt.succeeded() ? "intruder took it" : "held");
+                attempt.acquired().ifPresent(intruder::release);
+              }
+            });
+    watcher.start();
+
+    Result run;
+    try {
+      run =
+          CliRunner.run(
+              env,
+              "run",
+              "--json",
+              "--work-dir",
+              workA.toString(),
+              "--table-uri",
+              table.uri(),
+              "--demo-mode",
+              "false");
+    } finally {
+      running.set(false);
+      watcher.join();
+    }
+
+    assertThat(run.code()).as(run.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(run.out());
+    assertThat(report.get("duration_ms").asLong())
+        .as("the run outlasted its 3 s TTL")
+        .isGreaterThan(4_000);
+    assertThat(attempts).isNotEmpty().containsOnly("held");
+    assertThat(report.get("files_after").asInt()).isEqualTo(3);
+    assertThat(report.get("lease_release_status").asText()).isEqualTo("released");
+  }
+
+  private static String newestRecord(Path leases) {
+    try (Stream<Path> files = Files.list(leases)) {
+      Path newest =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("lease-"))
+              .sorted()
+              .reduce((a, b) -> b)
+              .orElseThrow();
+      return Files.readString(newest);
+    } catch (IOException | RuntimeException e) {
+      return ""; // between a create and the deletion of the older record: look again
+    }
   }
 }
