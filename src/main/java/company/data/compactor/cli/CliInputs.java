@@ -6,6 +6,7 @@ import company.data.compactor.admission.Trigger;
 import company.data.compactor.config.InputKey;
 import company.data.compactor.pipeline.MaintenancePipeline;
 import company.data.compactor.report.MaintenanceReport;
+import company.data.compactor.report.RunState;
 import company.data.compactor.wiring.LeasedRuns;
 import company.data.compactor.wiring.Wiring;
 import java.time.Clock;
@@ -66,7 +67,7 @@ final class CliInputs {
     String executionId = UUID.randomUUID().toString();
     MaintenanceReport report = runs.run(runs.take(run, executionId), operation);
     Output.print(spec, common, report);
-    if (report.compaction() != null && report.compaction().fenced()) {
+    if (RunState.fenced(report)) {
       return Main.EXIT_FAILURE;
     }
     return report.delivery() != null && report.delivery().reportingFailed()

@@ -31,6 +31,7 @@ import company.data.compactor.report.DeliveryReport;
 import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.MaintenanceReport;
+import company.data.compactor.report.RunState;
 import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
@@ -153,7 +154,7 @@ public final class MaintenancePipeline {
                     + String.join("; ", probeFailures)));
     VacuumReport vacuum =
         compaction.fenced()
-            ? skipVacuum(steps, "the run lost the table's lease (fenced) during compaction")
+            ? skipVacuum(steps, "it lost the table's lease during compaction")
             : vacuum(request, latest, steps);
     FileSizeHistogram sizes =
         FileSizeHistogram.of(
@@ -402,10 +403,10 @@ public final class MaintenancePipeline {
     return report;
   }
 
-  /** Vacuum not run, for {@code why}: nothing deleted, nothing committed. */
+  /** Vacuum not run because the run lost its lease ({@code why}): nothing deleted or committed. */
   private static VacuumReport skipVacuum(List<StepOutcome> steps, String why) {
     LOG.log(Level.WARNING, "vacuum skipped: {0}", why);
-    steps.add(StepOutcome.failed("vacuum", "not run: " + why));
+    steps.add(StepOutcome.failed("vacuum", RunState.VACUUM_FENCED + why));
     return null;
   }
 

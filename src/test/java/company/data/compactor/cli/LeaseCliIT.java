@@ -12,6 +12,7 @@ import company.data.compactor.lease.LeaseAttempt;
 import company.data.compactor.lease.LeaseStore;
 import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.report.RunState;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.testing.CliRunner;
 import company.data.compactor.testing.CliRunner.Result;
@@ -145,6 +146,17 @@ class LeaseCliIT {
         .contains("for run " + report.get("execution_id").asText())
         .contains("(fenced)");
     assertThat(report.get("lease_release_status").asText()).isEqualTo("lost");
+    JsonNode vacuumStep = report.get("steps").get(report.get("steps").size() - 1);
+    assertThat(vacuumStep.get("step").asText()).isEqualTo("vacuum");
+    assertThat(vacuumStep.get("status").asText()).isEqualTo("failed");
+    assertThat(vacuumStep.get("detail").asText())
+        .isEqualTo(RunState.VACUUM_FENCED + "it lost the table's lease during compaction");
+    assertThat(
+            report.path("candidate_files_count").isMissingNode()
+                || report.path("candidate_files_count").isNull())
+        .as("vacuum did not run")
+        .isTrue();
+    assertThat(report.has("fenced")).as("no field added by accident").isFalse();
     assertThat(report.get("files_removed").asInt()).isEqualTo(10);
     assertThat(log(table)).as("exactly one compaction commit").hasSize(logBefore.size() + 1);
     assertThat(parquetFiles(table))
