@@ -3,6 +3,7 @@ package company.data.compactor.pipeline;
 import company.data.compactor.compact.Compactor;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.notify.Notifier;
 import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.publish.ReportPublisher;
@@ -28,6 +29,8 @@ import java.util.function.Supplier;
  * @param notifier sends the Slack summary or alert when {@code notify_slack}
  * @param clock the run's time source
  * @param executionIds makes a unique id per run
+ * @param leaseGuard asked before vacuum whether the run still holds its table's lease (the
+ *     compactor asks it before each commit); {@link LeaseGuard#UNGUARDED} for work without a lease
  */
 public record PipelinePorts(
     DeltaTables tables,
@@ -40,7 +43,8 @@ public record PipelinePorts(
     ReportPublisher publisher,
     Notifier notifier,
     Clock clock,
-    Supplier<String> executionIds) {
+    Supplier<String> executionIds,
+    LeaseGuard leaseGuard) {
 
   public PipelinePorts {
     Objects.requireNonNull(tables, "tables");
@@ -54,5 +58,6 @@ public record PipelinePorts(
     Objects.requireNonNull(notifier, "notifier");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executionIds, "executionIds");
+    Objects.requireNonNull(leaseGuard, "leaseGuard");
   }
 }

@@ -114,17 +114,21 @@ public record MaintenanceReport(
   }
 
   /**
-   * This report with the outcome of releasing the run's lease: {@code released}, or {@code failed}
-   * with {@code error}; unchanged for reports without a delivery section ({@code plan}, {@code
-   * inspect}).
+   * This report with what became of the run's lease: {@code failed} with {@code releaseError} when
+   * it could not be released, else {@code lost} with {@code lost} when another run took it over
+   * while this one worked (the run was fenced), else {@code released}; unchanged for reports
+   * without a delivery section ({@code plan}, {@code inspect}).
    */
-  public MaintenanceReport withLeaseRelease(java.util.Optional<String> error) {
+  public MaintenanceReport withLeaseOutcome(
+      java.util.Optional<String> releaseError, java.util.Optional<String> lost) {
     if (delivery == null) {
       return this;
     }
+    if (releaseError.isPresent()) {
+      return withDelivery(delivery.withLeaseRelease("failed", releaseError.get()));
+    }
     return withDelivery(
-        error
-            .map(e -> delivery.withLeaseRelease("failed", e))
+        lost.map(why -> delivery.withLeaseRelease("lost", why))
             .orElseGet(() -> delivery.withLeaseRelease("released", null)));
   }
 

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
-import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Lease;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
@@ -128,7 +128,7 @@ class KilledRunIT {
    * a time past the expiry gets it, then releases it.
    */
   private void expireLease(TableLocation table) {
-    FileLeaseStore store = new FileLeaseStore(work.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
+    TableLeaseStore store = new TableLeaseStore(location -> new LocalStorage());
     Instant later = Instant.now().plus(Leases.DEFAULT_TTL).plusSeconds(1);
     Lease taken =
         store
