@@ -147,11 +147,19 @@ final class DuckDbRewriter implements BinRewriter {
       if (rows == 0) {
         return;
       }
+      boolean rowidShadowed;
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT count(*) FROM duckdb_columns() WHERE table_name = '__zsorted'"
+                  + " AND lower(column_name) = 'rowid'")) {
+        rs.next();
+        rowidShadowed = rs.getLong(1) > 0;
+      }
       long probeRows = Math.min(rows, 2 * rowGroupRows);
       Path probe = outDir.resolve("probe.tmp");
       s.execute(
-          "COPY (SELECT * FROM __zsorted WHERE rowid < "
-              + probeRows
+          "COPY (SELECT * FROM __zsorted"
+              + slice(0, probeRows, rowidShadowed)
               + ") TO "
               + Sql.literal(probe.toString())
               + " ("
@@ -165,10 +173,8 @@ final class DuckDbRewriter implements BinRewriter {
         long to = rows * (i + 1) / files;
         Path file = outDir.resolve("part-" + java.util.UUID.randomUUID() + ".parquet");
         s.execute(
-            "COPY (SELECT * FROM __zsorted WHERE rowid >= "
-                + from
-                + " AND rowid < "
-                + to
+            "COPY (SELECT * FROM __zsorted"
+                + slice(from, to, rowidShadowed)
                 + ") TO "
                 + Sql.literal(file.toString())
                 + " ("
@@ -178,6 +184,18 @@ final class DuckDbRewriter implements BinRewriter {
     } finally {
       s.execute("DROP TABLE IF EXISTS __zsorted");
     }
+  }
+
+  /**
+   * Rows {@code from} (inclusive) to {@code to} (exclusive) of the sorted table in insertion order:
+   * by DuckDB's {@code rowid}, which prunes row groups, unless a data column named {@code rowid}
+   * hides the pseudo-column; then by LIMIT/OFFSET over the insertion-ordered scan.
+   */
+  static String slice(long from, long to, boolean rowidShadowed) {
+    if (rowidShadowed) {
+      return " LIMIT " + (to - from) + " OFFSET " + from;
+    }
+    return " WHERE rowid >= " + from + " AND rowid < " + to;
   }
 
   /** How many equal slices keep {@code rows} at {@code bytesPerRow} at or under the target each. */
