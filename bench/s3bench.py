@@ -300,7 +300,8 @@ def s3_bench(args, work, root, py, generate, rows_and_sum, table_bytes):
         # bin/compactor records its class-data archive on the first table command after a build,
         # at exit: an untimed inspect pays for that, not the first timed run.
         uri = server.put_table(source, "warm-up")
-        timed([compactor, "inspect", "--table-uri", uri, "--json"], env=compactor_env(f"http://127.0.0.1:{server.port}"))
+        timed([compactor, "inspect", "--table-uri", uri, "--work-dir", str(base / "work"), "--json"],
+              env=compactor_env(f"http://127.0.0.1:{server.port}"))
         server.drop("warm-up")
         for i in range(args.repeat):
             bucket = f"ours-{i}"
