@@ -7,10 +7,14 @@ the same run. Sections (--sections, default all):
     zorder      the same table Z-ordered by customer_id vs optimize.z_order (vs Spark with --spark)
     metadata    100,000 tiny files with checkpoints: `inspect` vs get_add_actions, and `vacuum`
                 vs delta-rs vacuum over the 100,000 tombstones of a compaction
+    s3          900 files (~527 MB) in S3Proxy behind a proxy adding 20 ms per request and
+                pacing 100 MB/s per connection: `run` (per phase) vs optimize.compact, requests and
+                bytes downloaded per tool, and the vacuum dry run with and without the shaping
+                (bench/s3bench.py)
 
 Prints one entry (tables, ratios, machine, date) and appends it to bench/RESULTS.md.
 
-    bench.py [--sections demo,compaction,zorder,metadata] [--spark] [--repeat 3] [--no-write] [sizes...]
+    bench.py [--sections demo,compaction,zorder,metadata,s3] [--spark] [--repeat 3] [--no-write] [sizes...]
 """
 import argparse
 import datetime
@@ -607,7 +611,7 @@ def metadata_bench(args, work):
     return "\n".join(lines) + "\n", summary
 
 
-SECTIONS = ("demo", "compaction", "zorder", "metadata")
+SECTIONS = ("demo", "compaction", "zorder", "metadata", "s3")
 
 
 def main():
@@ -620,6 +624,11 @@ def main():
     ap.add_argument("--meta-partitions", type=int, default=500)
     ap.add_argument("--checkpoint-every", type=int, default=50, help="appends between checkpoints of the metadata-heavy table")
     ap.add_argument("--zorder-target-mb", type=float, default=16.0)
+    ap.add_argument("--s3-files", type=int, default=900, help="files of the S3 section's table")
+    ap.add_argument("--s3-partitions", type=int, default=10)
+    ap.add_argument("--s3-file-mb", type=float, default=0.585, help="MB per file of the S3 table (900 x 0.585: ~527 MB)")
+    ap.add_argument("--s3-latency-ms", type=float, default=20.0, help="latency the shaping proxy adds to each request")
+    ap.add_argument("--s3-mb-per-s", type=float, default=100.0, help="bandwidth per connection and direction")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--work", default=None, help="scratch directory (default: a temp dir)")
     ap.add_argument("--no-write", action="store_true", help="do not append to bench/RESULTS.md")
@@ -662,6 +671,12 @@ def main():
         shutil.rmtree(source)
     if "metadata" in sections:
         text, rows = metadata_bench(args, work)
+        texts.append(text)
+        summary += rows
+    if "s3" in sections:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from s3bench import s3_bench
+        text, rows = s3_bench(args, work, ROOT, PY, ROOT / "bench" / "generate.py", rows_and_sum, table_bytes)
         texts.append(text)
         summary += rows
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -1,5 +1,5 @@
 """The benchmark command in its CI size: every section runs end to end against the peers on the
-same inputs, every correctness check inside it holds (rows and sums after each rewrite, the same
+same inputs (the S3 one through S3Proxy and the shaping proxy, every phase of our run present), every correctness check inside it holds (rows and sums after each rewrite, the same
 inspection figures as delta-rs, exactly the tombstoned files vacuumed by both tools), and it prints
 one entry with a ratio per section. Times at this size say nothing; they are not asserted."""
 import re
@@ -12,12 +12,12 @@ def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
     results = (ROOT / "bench" / "RESULTS.md").read_bytes()
 
     proc = subprocess.run([str(ROOT / "bench" / "run"), "--quick", "--work", str(tmp_path / "bench")],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=1200)
 
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
     for heading in ("#### Demo table", "#### Compaction (bin-packing)", "#### Z-order by customer_id",
-                    "#### Metadata-heavy table: inspection and vacuum"):
+                    "#### Metadata-heavy table: inspection and vacuum", "#### S3 (S3Proxy behind a shaping proxy)"):
         assert heading in out
     for row in ("| delta-compactor | ", "| delta-rs optimize.compact | ", "| DuckDB COPY (upper bound) | ",
                 "| delta-compactor Z-order | ", "| delta-rs optimize.z_order | ",
@@ -35,5 +35,16 @@ def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
     assert equal, out[-3000:]
     assert float(equal.group(3)) == float(equal.group(4)), equal.group(0)
     assert "2000 deleted, 20 left" in out
+    # The S3 section: both tools through the shaping proxy, every phase of our run, the vacuum pair.
+    s3 = out[out.index("#### S3 (S3Proxy behind a shaping proxy)"):]
+    for row in ("| delta-compactor run | ", "| delta-rs optimize.compact | ", "| start, load, inspect | ",
+                "| probe before | ", "| compaction | ", "| probe after (with the reload) | ", "| vacuum dry run | ",
+                "| report, telemetry, exit | ", "| delta-compactor vacuum (dry run) | ",
+                "| delta-compactor vacuum (dry run), no shaping | "):
+        assert row in s3, row
+    for name in ("S3 whole run vs optimize.compact", "S3 compaction step vs optimize.compact"):
+        assert re.search(r"^\| " + re.escape(name) + r" \| \d+\.\d\dx \|", out, re.M), name
+    requests = re.search(r"^\| delta-compactor run \| [^|]+ \| [^|]+ \| (\d+) \| ([\d.]+) \|", s3, re.M)
+    assert requests and int(requests.group(1)) > 0 and float(requests.group(2)) > 0, s3[:2000]
     # --quick writes nothing.
     assert (ROOT / "bench" / "RESULTS.md").read_bytes() == results

@@ -112,8 +112,19 @@ public final class MaintenancePipeline {
     steps.add(inspected(health));
     List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());
     List<String> probeFailures = new ArrayList<>();
-    ProbeResult pre = probe(snapshot, probed, "before", probeFailures);
+    // Planned first (pure): the probe's budget is a share of a run estimated from the plan.
     CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, filter));
+    long elapsedMs = Math.max(0, ports.clock().millis() - started.toEpochMilli());
+    ProbeResult pre =
+        probe(
+            "before",
+            snapshot,
+            probeFailures,
+            () ->
+                ports
+                    .probe()
+                    .before(
+                        snapshot, probed, elapsedMs, plan.isEmpty() ? 0 : plan.bytesToRewrite()));
     CompactionReport compaction;
     if (plan.isEmpty()) {
       LOG.log(
@@ -143,17 +154,32 @@ public final class MaintenancePipeline {
     if (compaction.compacted()) {
       TableSnapshot after = ports.tables().loadLatest(location);
       latest = after;
-      post = pre == null ? null : probe(after, probed, "after", probeFailures);
+      if (pre != null && pre.measured()) {
+        ProbeResult before = pre;
+        post =
+            probe("after", after, probeFailures, () -> ports.probe().after(after, probed, before));
+      }
     }
     LatencyReport latency =
-        pre == null ? null : ReportSections.latency(request, ports.probe().method(), pre, post);
-    steps.add(
-        probeFailures.isEmpty()
-            ? probeStep(latency)
-            : StepOutcome.failed(
-                "probe",
-                "advisory read-latency probe failed, maintenance went on: "
-                    + String.join("; ", probeFailures)));
+        pre == null || !pre.measured()
+            ? null
+            : ReportSections.latency(
+                request, ports.probe().method(), ports.probe().settings(), pre, post);
+    if (!probeFailures.isEmpty()) {
+      steps.add(
+          StepOutcome.failed(
+              "probe",
+              "advisory read-latency probe failed, maintenance went on: "
+                  + String.join("; ", probeFailures)));
+    } else if (pre != null && !pre.measured()) {
+      steps.add(
+          StepOutcome.skipped(
+              "probe",
+              "read-latency probe skipped before compaction, maintenance went on: "
+                  + pre.skipReason()));
+    } else {
+      steps.add(probeStep(latency));
+    }
     VacuumReport vacuum =
         compaction.fenced()
             ? skipVacuum(steps, "it lost the table's lease during compaction")
@@ -427,24 +453,42 @@ public final class MaintenancePipeline {
 
   /**
    * Measures read latency; the probe is advisory, so a failure (a missing object, a timed-out read)
-   * is noted in {@code failures} and null returned.
+   * is noted in {@code failures} and null returned. A skipped measurement (sample, scratch or
+   * budget) is returned as such and logged with its reason.
    */
   private ProbeResult probe(
-      TableSnapshot snapshot,
-      List<PartitionValues> partitions,
       String when,
-      List<String> failures) {
+      TableSnapshot snapshot,
+      List<String> failures,
+      java.util.function.Supplier<ProbeResult> measurement) {
     try {
-      ProbeResult result = ports.probe().measure(snapshot, partitions);
-      LOG.log(
-          Level.INFO,
-          "read latency {0}: table={1} version={2} partitions={3} files={4} median_ms={5}",
-          when,
-          snapshot.location(),
-          snapshot.version(),
-          partitions.size(),
-          result.files(),
-          result.medianMs());
+      ProbeResult result = measurement.get();
+      if (result.measured()) {
+        LOG.log(
+            Level.INFO,
+            "read latency {0}: table={1} version={2} read={3} files={4} bytes={5} runs={6}"
+                + " median_ms={7} used_ms={8} budget_ms={9} downloaded_bytes={10}",
+            when,
+            snapshot.location(),
+            snapshot.version(),
+            result.readMethod().name().toLowerCase(Locale.ROOT),
+            result.files(),
+            result.bytes(),
+            result.runsMs().size(),
+            result.medianMs(),
+            result.usedMs(),
+            result.budgetMs(),
+            result.downloadedBytes());
+      } else {
+        LOG.log(
+            Level.INFO,
+            "read latency {0} skipped: table={1} version={2} used_ms={3}: {4}",
+            when,
+            snapshot.location(),
+            snapshot.version(),
+            result.usedMs(),
+            result.skipReason());
+      }
       return result;
     } catch (RuntimeException e) {
       // Advisory: whatever went wrong while measuring must not stop the maintenance.
@@ -480,9 +524,19 @@ public final class MaintenancePipeline {
               latency.readLatencyPostMs(),
               latency.latencyProbeFilesPost(),
               latency.latencySpeedupPct());
+    } else if (latency.latencyProbePostSkipped() != null) {
+      detail += "; after compaction skipped: " + latency.latencyProbePostSkipped();
     } else {
       detail += "; not measured again: nothing was rewritten";
     }
+    detail +=
+        String.format(
+            Locale.ROOT,
+            "; %s, %d ms of a %d ms budget, %d bytes downloaded",
+            latency.latencyProbeRead().replace('_', ' '),
+            latency.latencyProbeUsedMs(),
+            latency.latencyProbeBudgetMs(),
+            latency.latencyProbeDownloadedBytes());
     if (latency.latencyRegressionDetected()) {
       detail += "; the read exceeded latency_sla_ms before compaction";
     }

@@ -10,6 +10,7 @@ import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.probe.ProbeResult;
+import company.data.compactor.probe.ProbeSettings;
 import company.data.compactor.report.CompactionPartitionReport;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.LatencyReport;
@@ -160,26 +161,45 @@ final class ReportSections {
         result.partitions().stream().map(ReportSections::partition).toList());
   }
 
+  /**
+   * The latency section from a measured {@code pre} and a {@code post} that is null (nothing
+   * rewritten), skipped (its reason reported) or measured.
+   */
   static LatencyReport latency(
-      MaintenanceRequest request, String method, ProbeResult pre, ProbeResult post) {
+      MaintenanceRequest request,
+      String method,
+      ProbeSettings settings,
+      ProbeResult pre,
+      ProbeResult post) {
+    ProbeResult measuredPost = post != null && post.measured() ? post : null;
     Double speedup =
-        post == null || pre.medianMs() == 0
+        measuredPost == null || pre.medianMs() == 0
             ? null
-            : round((pre.medianMs() - post.medianMs()) / pre.medianMs() * 100, 1);
+            : round((pre.medianMs() - measuredPost.medianMs()) / pre.medianMs() * 100, 1);
     return new LatencyReport(
         pre.medianMs(),
-        post == null ? null : post.medianMs(),
+        measuredPost == null ? null : measuredPost.medianMs(),
         speedup,
         pre.medianMs() > request.latencySlaMs(),
-        post == null ? null : post.medianMs() <= request.latencySlaMs(),
+        measuredPost == null ? null : measuredPost.medianMs() <= request.latencySlaMs(),
         method,
         pre.partitions(),
         pre.files(),
-        post == null ? null : post.files(),
+        measuredPost == null ? null : measuredPost.files(),
         pre.bytes(),
-        post == null ? null : post.bytes(),
+        measuredPost == null ? null : measuredPost.bytes(),
         pre.result(),
-        post == null ? null : post.result());
+        measuredPost == null ? null : measuredPost.result(),
+        pre.readMethod().name().toLowerCase(Locale.ROOT),
+        settings.concurrency(),
+        settings.maxFiles(),
+        settings.maxBytes(),
+        pre.runsMs().size(),
+        measuredPost == null ? null : measuredPost.runsMs().size(),
+        pre.budgetMs(),
+        pre.usedMs() + (post == null ? 0 : post.usedMs()),
+        pre.downloadedBytes() + (post == null ? 0 : post.downloadedBytes()),
+        post != null && !post.measured() ? post.skipReason() : null);
   }
 
   static SweepReport sweep(SweepResult result) {

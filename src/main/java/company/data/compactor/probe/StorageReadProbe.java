@@ -5,6 +5,7 @@ import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.BoundedConcurrency;
 import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
 import java.io.IOException;
@@ -16,115 +17,288 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
+import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
- * Times a reader of this storage: for each run, every active file of the sampled partitions is
- * fetched through the storage port (one request per file, every byte: the per-file request cost is
- * what fragmentation adds) into a fresh temporary directory, then DuckDB answers the query over
- * them as the view {@code t}. The median of the runs is reported. DuckDB here has no S3 or Delta
- * reader, so this replaces the blueprint's {@code delta_scan}; on local disk the fetch is a copy.
+ * Times a reader of this storage over a bounded sample (see {@link ProbeSample}): on local disk
+ * DuckDB reads the sampled files in place; on object stores each pass fetches them, {@link
+ * ProbeSettings#concurrency()} at a time, into a fresh scratch directory (deleted after the pass)
+ * and DuckDB reads them there (DuckDB here has no S3 or Delta reader, so this replaces the
+ * blueprint's {@code delta_scan}). One warm-up pass, then up to {@link ProbeSettings#runs()} timed
+ * passes within the time budget ({@link ProbeBudget}); the median is reported. A sample that
+ * scratch cannot hold, or a budget the passes do not fit in, skips the measurement with the reason.
  */
 public final class StorageReadProbe implements LatencyProbe {
+
+  /** Free bytes where the probe downloads its passes. */
+  @FunctionalInterface
+  public interface ScratchSpace {
+    /** Bytes that can still be written under {@code dir}. */
+    long usableBytes(Path dir) throws IOException;
+
+    /** The free space of the file system holding {@code dir}. */
+    static ScratchSpace fileStore() {
+      return dir -> Files.getFileStore(dir).getUsableSpace();
+    }
+  }
 
   private final Storage storage;
   private final ProbeSettings settings;
   private final Path tempRoot;
+  private final ScratchSpace scratch;
 
   /**
-   * @param tempRoot where each run's copies are written (and deleted after the run)
+   * @param tempRoot where object-store passes download the sample (a fresh directory per pass,
+   *     deleted after it); DuckDB's home directory
    */
   public StorageReadProbe(Storage storage, ProbeSettings settings, Path tempRoot) {
+    this(storage, settings, tempRoot, ScratchSpace.fileStore());
+  }
+
+  /** As above, with the free space of scratch answered by {@code scratch}. */
+  public StorageReadProbe(
+      Storage storage, ProbeSettings settings, Path tempRoot, ScratchSpace scratch) {
     this.storage = storage;
     this.settings = settings;
     this.tempRoot = tempRoot;
+    this.scratch = scratch;
   }
 
   @Override
-  public int samplePartitions() {
-    return settings.maxPartitions();
+  public ProbeSettings settings() {
+    return settings;
   }
 
   @Override
   public String method() {
     return String.format(
         Locale.ROOT,
-        "each run fetches every active file of the %d most fragmented partitions through the table's"
-            + " storage (one request per file, all bytes) and runs \"%s\" on them with DuckDB;"
-            + " median of %d runs",
+        "a sample of at most %d files and %d bytes from the %d most fragmented partitions (the same"
+            + " partitions after compaction, from the files that then hold their rows), read in"
+            + " place on local storage or fetched %d at a time into scratch on object stores;"
+            + " \"%s\" on them with DuckDB; one warm-up pass, then median of %d runs (fewer when"
+            + " the time budget, %.1f%% of the estimated run and at least %d ms, runs out)",
+        settings.maxFiles(),
+        settings.maxBytes(),
         settings.maxPartitions(),
+        settings.concurrency(),
         settings.query(),
-        settings.runs());
+        settings.runs(),
+        settings.budgetPct(),
+        settings.budgetMinMs());
   }
 
   @Override
-  public ProbeResult measure(TableSnapshot snapshot, List<PartitionValues> partitions) {
-    List<DataFile> files =
-        snapshot.activeFiles().stream().filter(f -> partitions.contains(f.partition())).toList();
-    long bytes = files.stream().mapToLong(DataFile::sizeBytes).sum();
-    List<Double> runs = new ArrayList<>();
-    String result = "";
+  public ProbeResult before(
+      TableSnapshot snapshot, List<PartitionValues> partitions, long elapsedMs, long plannedBytes) {
+    ProbeSample sample =
+        ProbeSample.select(
+            snapshot.activeFiles(),
+            partitions,
+            settings.maxFiles(),
+            settings.maxBytes(),
+            Long.MAX_VALUE);
+    ProbeBudget budget = new ProbeBudget(settings.budgetPct(), settings.budgetMinMs());
+    return measure(
+        snapshot,
+        partitions,
+        sample,
+        (warmUpBytes, warmUpMs) -> {
+          long total = budget.totalMs(elapsedMs, plannedBytes, warmUpBytes, warmUpMs);
+          return new Share(total, ProbeBudget.beforeShareMs(total));
+        });
+  }
+
+  @Override
+  public ProbeResult after(
+      TableSnapshot snapshot, List<PartitionValues> partitions, ProbeResult before) {
+    ProbeSample sample =
+        ProbeSample.select(
+            snapshot.activeFiles(),
+            partitions,
+            settings.maxFiles(),
+            settings.maxBytes(),
+            Math.max(1, before.bytes()));
+    return measure(
+        snapshot,
+        partitions,
+        sample,
+        (warmUpBytes, warmUpMs) ->
+            new Share(before.budgetMs(), before.budgetMs() - before.usedMs()));
+  }
+
+  /** The whole probe's budget and this measurement's share of it, in milliseconds. */
+  private record Share(long totalMs, long shareMs) {}
+
+  /** The budget and this measurement's share, once the warm-up pass is known. */
+  @FunctionalInterface
+  private interface Allotment {
+    Share once(long warmUpBytes, double warmUpMs);
+  }
+
+  private ProbeResult measure(
+      TableSnapshot snapshot,
+      List<PartitionValues> partitions,
+      ProbeSample sample,
+      Allotment allotment) {
     try {
-      warmUp();
-      for (int run = 0; run < settings.runs(); run++) {
-        Path dir = Files.createDirectories(tempRoot.resolve("probe-" + UUID.randomUUID()));
-        try {
-          long started = System.nanoTime();
-          result = fetchAndQuery(files, dir);
-          runs.add((System.nanoTime() - started) / 1e6);
-        } finally {
-          Scratch.deleteTree(dir);
+      // Once per process, and the rewrite needs it anyway: not the probe's cost.
+      loadDuckDb();
+    } catch (SQLException e) {
+      throw Errors.operationFailed("loading DuckDB for the read-latency probe", e);
+    }
+    long started = System.nanoTime();
+    List<String> labels = labels(sample, partitions);
+    ReadMethod method =
+        sample.files().stream().allMatch(f -> storage.localFile(f.path()).isPresent())
+            ? ReadMethod.IN_PLACE
+            : ReadMethod.DOWNLOAD;
+    try {
+      if (sample.nothingFits()) {
+        return ProbeResult.skipped(
+            String.format(
+                Locale.ROOT,
+                "sample: every file of the sampled partitions is larger than the byte cap (%d"
+                    + " bytes, %s); raise it to measure",
+                settings.maxBytes(),
+                ProbeSettings.MAX_BYTES_VARIABLE),
+            method,
+            sample,
+            labels,
+            0,
+            msSince(started),
+            0);
+      }
+      Files.createDirectories(tempRoot);
+      if (method == ReadMethod.DOWNLOAD) {
+        long free = scratch.usableBytes(tempRoot);
+        if (sample.bytes() > free) {
+          return ProbeResult.skipped(
+              String.format(
+                  Locale.ROOT,
+                  "scratch: %s has %d bytes free and the sample needs %d (%d files); lower %s or"
+                      + " %s, or give scratch more space",
+                  tempRoot,
+                  free,
+                  sample.bytes(),
+                  sample.files().size(),
+                  ProbeSettings.MAX_BYTES_VARIABLE,
+                  ProbeSettings.MAX_FILES_VARIABLE),
+              method,
+              sample,
+              labels,
+              0,
+              msSince(started),
+              0);
         }
       }
+      long downloaded = 0;
+      long warmUpStarted = System.nanoTime();
+      Pass warmUp = pass(sample.files(), method);
+      downloaded += warmUp.downloadedBytes();
+      double warmUpMs = (System.nanoTime() - warmUpStarted) / 1e6;
+      Share budget = allotment.once(sample.bytes(), warmUpMs);
+      long totalMs = budget.totalMs();
+      long shareMs = budget.shareMs();
+      List<Double> runs = new ArrayList<>();
+      String result = warmUp.result();
+      double slowest = warmUpMs;
+      while (runs.size() < settings.runs() && msSince(started) + slowest <= shareMs) {
+        long passStarted = System.nanoTime();
+        Pass timed = pass(sample.files(), method);
+        double ms = (System.nanoTime() - passStarted) / 1e6;
+        downloaded += timed.downloadedBytes();
+        runs.add(ms);
+        slowest = Math.max(slowest, ms);
+        result = timed.result();
+      }
+      if (runs.isEmpty()) {
+        return ProbeResult.skipped(
+            String.format(
+                Locale.ROOT,
+                "budget: the warm-up pass took %.0f ms and %d ms of this measurement's %d ms share"
+                    + " of the %d ms budget were used, so no timed pass fits; raise %s or %s, or"
+                    + " lower %s or %s",
+                warmUpMs,
+                msSince(started),
+                Math.max(0, shareMs),
+                totalMs,
+                ProbeSettings.BUDGET_PCT_VARIABLE,
+                ProbeSettings.BUDGET_MIN_MS_VARIABLE,
+                ProbeSettings.MAX_FILES_VARIABLE,
+                ProbeSettings.MAX_BYTES_VARIABLE),
+            method,
+            sample,
+            labels,
+            totalMs,
+            msSince(started),
+            downloaded);
+      }
+      return new ProbeResult(
+          ProbeResult.Outcome.MEASURED,
+          null,
+          round(median(runs)),
+          runs.stream().map(StorageReadProbe::round).toList(),
+          sample.files().size(),
+          sample.bytes(),
+          labels,
+          result,
+          method,
+          totalMs,
+          msSince(started),
+          downloaded);
     } catch (IOException | SQLException e) {
       throw Errors.operationFailed(
           "probing read latency of " + snapshot.location() + " at version " + snapshot.version(),
           e);
     }
-    List<Double> sorted = runs.stream().sorted().toList();
-    double median =
-        sorted.size() % 2 == 1
-            ? sorted.get(sorted.size() / 2)
-            : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
-    return new ProbeResult(
-        round(median),
-        runs.stream().map(StorageReadProbe::round).toList(),
-        files.size(),
-        bytes,
-        partitions.stream().map(PartitionValues::label).toList(),
-        result);
   }
 
-  /** Loads DuckDB's native library once, so the first timed run does not pay for it. */
-  private static void warmUp() throws SQLException {
-    try (Connection c = DuckDbConnections.inMemory();
-        Statement s = c.createStatement()) {
-      s.execute("SELECT 1");
-    }
-  }
+  /** One pass's answer and what it downloaded. */
+  private record Pass(String result, long downloadedBytes) {}
 
-  private String fetchAndQuery(List<DataFile> files, Path dir) throws IOException, SQLException {
+  private Pass pass(List<DataFile> files, ReadMethod method) throws IOException, SQLException {
     if (files.isEmpty()) {
-      return "";
+      return new Pass("", 0);
     }
-    List<Path> local = new ArrayList<>();
-    for (int i = 0; i < files.size(); i++) {
-      Path copy = dir.resolve("f" + i + ".parquet");
-      try (InputStream in = storage.openFrom(files.get(i).path(), 0)) {
-        Files.copy(in, copy);
-      }
-      local.add(copy);
+    if (method == ReadMethod.IN_PLACE) {
+      List<Path> local =
+          files.stream().map(f -> storage.localFile(f.path())).map(Optional::orElseThrow).toList();
+      return new Pass(query(local), 0);
     }
+    // A locked run-* directory: a killed run's copies are swept by the next run (Sweeper).
+    try (Scratch scratch = Scratch.create(tempRoot)) {
+      Path dir = scratch.dir();
+      List<Long> sizes =
+          BoundedConcurrency.mapInOrder(
+              IntStream.range(0, files.size()).boxed().toList(),
+              settings.concurrency(),
+              i -> {
+                try (InputStream in = storage.openFrom(files.get(i).path(), 0)) {
+                  return Files.copy(in, dir.resolve("f" + i + ".parquet"));
+                }
+              });
+      List<Path> local =
+          IntStream.range(0, files.size())
+              .mapToObj(i -> dir.resolve("f" + i + ".parquet"))
+              .toList();
+      return new Pass(query(local), sizes.stream().mapToLong(Long::longValue).sum());
+    }
+  }
+
+  private String query(List<Path> files) throws SQLException {
     String list =
-        local.stream()
+        files.stream()
             .map(p -> "'" + p.toString().replace("'", "''") + "'")
             .collect(Collectors.joining(", ", "[", "]"));
     try (Connection c = DuckDbConnections.inMemory();
         Statement s = c.createStatement()) {
-      s.execute("SET home_directory = '" + dir.toString().replace("'", "''") + "'");
+      s.execute("SET home_directory = '" + tempRoot.toString().replace("'", "''") + "'");
       s.execute(
           "CREATE VIEW t AS SELECT * FROM read_parquet("
               + list
@@ -140,6 +314,37 @@ public final class StorageReadProbe implements LatencyProbe {
         return String.join(",", values);
       }
     }
+  }
+
+  /** Loads DuckDB's native library once, so no pass pays for it. */
+  private static void loadDuckDb() throws SQLException {
+    try (Connection c = DuckDbConnections.inMemory();
+        Statement s = c.createStatement()) {
+      s.execute("SELECT 1");
+    }
+  }
+
+  /** The labels of the partitions the sample holds files of, in the given order. */
+  private static List<String> labels(ProbeSample sample, List<PartitionValues> partitions) {
+    if (sample.files().isEmpty()) {
+      return partitions.stream().map(PartitionValues::label).toList();
+    }
+    LinkedHashSet<PartitionValues> held = new LinkedHashSet<>();
+    partitions.stream()
+        .filter(p -> sample.files().stream().anyMatch(f -> f.partition().equals(p)))
+        .forEach(held::add);
+    return held.stream().map(PartitionValues::label).toList();
+  }
+
+  private static double median(List<Double> runs) {
+    List<Double> sorted = runs.stream().sorted().toList();
+    return sorted.size() % 2 == 1
+        ? sorted.get(sorted.size() / 2)
+        : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+  }
+
+  private static long msSince(long startedNanos) {
+    return (System.nanoTime() - startedNanos) / 1_000_000;
   }
 
   private static double round(double ms) {

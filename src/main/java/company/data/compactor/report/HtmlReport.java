@@ -109,7 +109,9 @@ public final class HtmlReport {
           "Read latency",
           "read_latency",
           fmt("%.1f ms", latency.readLatencyPreMs()),
-          "not measured again: nothing rewritten");
+          latency.latencyProbePostSkipped() == null
+              ? "not measured again: nothing rewritten"
+              : "after compaction skipped: " + esc(latency.latencyProbePostSkipped()));
     } else {
       card(
           html,

@@ -38,9 +38,9 @@ import java.util.Map;
  * @param bytesCompacted input bytes rewritten (report {@code bytes_compacted}); 0 when none
  * @param bytesCompactedMb the same in MB (report {@code bytes_compacted_mb})
  * @param readLatencyPreMs median read before compaction (report {@code read_latency_pre_ms}); null
- *     when the probe did not run (the {@code vacuum} command) or failed
+ *     when the probe did not run (the {@code vacuum} command), failed or was skipped
  * @param readLatencyPostMs median read after it (report {@code read_latency_post_ms}); null when
- *     nothing was rewritten
+ *     nothing was rewritten or the measurement after compaction was skipped
  * @param latencySpeedupPct {@code (pre - post) / pre * 100} (report {@code latency_speedup_pct});
  *     null without a post measurement
  * @param latencyRegressionDetected whether the read before compaction exceeded {@code

@@ -114,24 +114,14 @@ public final class Wiring {
   }
 
   /**
-   * Latency probe configuration from the environment: {@code COMPACTOR_PROBE_QUERY} (default {@code
-   * SELECT count(*) FROM t}), {@code COMPACTOR_PROBE_PARTITIONS} (default 3), {@code
-   * COMPACTOR_PROBE_RUNS} (default 3).
+   * Latency probe configuration from the environment ({@code COMPACTOR_PROBE_*}, see {@link
+   * ProbeSettings#fromEnvironment}).
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST naming each variable,
+   *     its value and the rule it breaks
    */
   public static ProbeSettings probeSettings(Map<String, String> environment) {
-    ProbeSettings defaults = ProbeSettings.defaults();
-    String query = environment.getOrDefault("COMPACTOR_PROBE_QUERY", defaults.query());
-    String partitions =
-        environment.getOrDefault(
-            "COMPACTOR_PROBE_PARTITIONS", String.valueOf(defaults.maxPartitions()));
-    String runs = environment.getOrDefault("COMPACTOR_PROBE_RUNS", String.valueOf(defaults.runs()));
-    try {
-      return new ProbeSettings(
-          query, Integer.parseInt(partitions.strip()), Integer.parseInt(runs.strip()));
-    } catch (IllegalArgumentException e) {
-      throw Errors.invalidRequest(
-          List.of(new Violation("environment", "COMPACTOR_PROBE_*", e.getMessage())));
-    }
+    return ProbeSettings.fromEnvironment(environment);
   }
 
   /**
@@ -179,7 +169,9 @@ public final class Wiring {
             new Sweeper(
                 storage,
                 List.of(
-                    workDir.resolve(SCRATCH_RELATIVE_PATH), workDir.resolve(UPLOADS_RELATIVE_PATH)),
+                    workDir.resolve(SCRATCH_RELATIVE_PATH),
+                    workDir.resolve(UPLOADS_RELATIVE_PATH),
+                    workDir.resolve(PROBE_RELATIVE_PATH)),
                 new SweepPolicy(leaseTtl(environment), Retention.FLOOR),
                 clock),
             telemetry(workDir, environment),

@@ -79,8 +79,46 @@ public final class FaultProxy implements AutoCloseable {
    */
   public record Rule(String method, Pattern path, String target, int from, int to, Fault fault) {}
 
-  /** A request the proxy saw and what it did with it. */
-  public record Seen(String method, String path, String target, String action) {}
+  /**
+   * A request the proxy saw and what it did with it.
+   *
+   * @param responseBodyBytes bytes of the response body sent back (0 when none was sent)
+   * @param startedNanos when the request's headers had arrived ({@link System#nanoTime})
+   * @param endedNanos when the proxy was done with it (answer sent, or gave up)
+   */
+  public record Seen(
+      String method,
+      String path,
+      String target,
+      String action,
+      long responseBodyBytes,
+      long startedNanos,
+      long endedNanos) {
+
+    Seen(String method, String path, String target, String action, long startedNanos) {
+      this(method, path, target, action, 0, startedNanos, System.nanoTime());
+    }
+  }
+
+  /**
+   * The most of {@code requests} that were in the proxy at the same moment (overlapping from
+   * headers received to answer sent): what a client really ran concurrently.
+   */
+  public static int maxInFlight(List<Seen> requests) {
+    List<long[]> events = new ArrayList<>();
+    for (Seen r : requests) {
+      events.add(new long[] {r.startedNanos(), 1});
+      events.add(new long[] {r.endedNanos(), -1});
+    }
+    events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int current = 0;
+    int max = 0;
+    for (long[] e : events) {
+      current += (int) e[1];
+      max = Math.max(max, current);
+    }
+    return max;
+  }
 
   private final URI upstream;
   private final ServerSocket server;
@@ -177,15 +215,18 @@ public final class FaultProxy implements AutoCloseable {
         if (request == null) {
           return;
         }
+        long started = System.nanoTime();
         Fault fault = faultFor(request);
         String action = fault == null ? "forwarded" : fault.getClass().getSimpleName();
         if (fault instanceof Fault.Cut) {
           request.readHalfBody(in);
-          seen.add(new Seen(request.method, request.path, request.target(), action));
+          seen.add(new Seen(request.method, request.path, request.target(), action, started));
           return;
         }
         request.readBody(in);
-        seen.add(new Seen(request.method, request.path, request.target(), action));
+        if (!(fault == null || fault instanceof Fault.DropResponse)) {
+          seen.add(new Seen(request.method, request.path, request.target(), action, started));
+        }
         if (fault instanceof Fault.Hang) {
           client.setSoTimeout(120_000);
           while (in.read() >= 0) {
@@ -208,12 +249,22 @@ public final class FaultProxy implements AutoCloseable {
           out.flush();
           continue;
         }
-        byte[] response = forward(request);
+        Forwarded response = forward(request);
         if (fault instanceof Fault.DropResponse) {
+          seen.add(new Seen(request.method, request.path, request.target(), action, started));
           return;
         }
-        out.write(response);
+        out.write(response.bytes());
         out.flush();
+        seen.add(
+            new Seen(
+                request.method,
+                request.path,
+                request.target(),
+                action,
+                response.bodyBytes(),
+                started,
+                System.nanoTime()));
         if (request.closeAfter()) {
           return;
         }
@@ -246,8 +297,11 @@ public final class FaultProxy implements AutoCloseable {
     return this.matches.computeIfAbsent(rule, r -> new AtomicInteger());
   }
 
+  /** A whole response, re-framed, and the length of its body. */
+  private record Forwarded(byte[] bytes, long bodyBytes) {}
+
   /** Sends the request upstream on a fresh connection and returns the whole response, re-framed. */
-  private byte[] forward(Request request) throws IOException {
+  private Forwarded forward(Request request) throws IOException {
     try (Socket socket = new Socket(upstream.getHost(), upstream.getPort())) {
       socket.setSoTimeout(120_000);
       OutputStream up = socket.getOutputStream();
@@ -302,7 +356,7 @@ public final class FaultProxy implements AutoCloseable {
       }
       response.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
       response.write(body);
-      return response.toByteArray();
+      return new Forwarded(response.toByteArray(), body.length);
     }
   }
 

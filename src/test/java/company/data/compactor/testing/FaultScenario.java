@@ -126,7 +126,11 @@ public final class FaultScenario implements AutoCloseable {
     return env;
   }
 
-  /** Retry and timeout settings that keep a fault test to seconds. */
+  /**
+   * Retry and timeout settings that keep a fault test to seconds. The probe's time budget is set
+   * out of reach: a fault (a hanging GET cut by the attempt timeout) must show as the probe's
+   * retried read, not as a measurement skipped for time (BoundedProbeIT tests the budget).
+   */
   public static Map<String, String> shortTimeouts() {
     return Map.of(
         "COMPACTOR_AWS_MAX_ATTEMPTS", "3",
@@ -135,7 +139,8 @@ public final class FaultScenario implements AutoCloseable {
         "COMPACTOR_AWS_ATTEMPT_TIMEOUT_MS", "2000",
         "COMPACTOR_AWS_CALL_TIMEOUT_MS", "6000",
         "COMPACTOR_SLACK_TIMEOUT_MS", "1000",
-        "COMPACTOR_PROBE_RUNS", "1");
+        "COMPACTOR_PROBE_RUNS", "1",
+        "COMPACTOR_PROBE_BUDGET_MIN_MS", "600000");
   }
 
   /** Exit code, stdout and stderr of one command. */

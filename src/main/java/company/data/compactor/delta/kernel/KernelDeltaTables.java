@@ -38,13 +38,14 @@ public final class KernelDeltaTables implements DeltaTables {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** Log tail commits fetched at once before a snapshot load (see {@link PrefetchedLogTail}). */
+  public static final int LOG_TAIL_CONCURRENCY = 16;
+
   private final Storage storage;
-  private final Engine engine;
 
   /** Reads tables on {@code storage}. */
   public KernelDeltaTables(Storage storage) {
     this.storage = storage;
-    this.engine = KernelEngines.over(storage);
   }
 
   @Override
@@ -61,7 +62,8 @@ public final class KernelDeltaTables implements DeltaTables {
 
   @Override
   public TableSnapshot loadLatest(TableLocation location) {
-    Snapshot snapshot = load(location);
+    Engine engine = KernelEngines.over(withLogTail(location));
+    Snapshot snapshot = load(location, engine);
     TableSchema schema =
         KernelTypes.toModel(snapshot.getSchema(), snapshot.getPartitionColumnNames());
     List<DataFile> files = new ArrayList<>();
@@ -134,7 +136,19 @@ public final class KernelDeltaTables implements DeltaTables {
     }
   }
 
-  private Snapshot load(TableLocation location) {
+  /**
+   * The storage with the log's tail fetched concurrently for this load; the plain storage when the
+   * tail cannot be fetched ahead (kernel then reads it, and reports what is wrong, as before).
+   */
+  private Storage withLogTail(TableLocation location) {
+    try {
+      return PrefetchedLogTail.of(storage, location, LOG_TAIL_CONCURRENCY);
+    } catch (IOException | UncheckedIOException e) {
+      return storage;
+    }
+  }
+
+  private static Snapshot load(TableLocation location, Engine engine) {
     try {
       return TableManager.loadSnapshot(location.uri()).build(engine);
     } catch (TableNotFoundException e) {

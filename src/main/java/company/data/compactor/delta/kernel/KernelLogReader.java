@@ -8,6 +8,7 @@ import company.data.compactor.delta.LogReader;
 import company.data.compactor.delta.Tombstone;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.BoundedConcurrency;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import io.delta.kernel.data.ColumnVector;
@@ -73,12 +74,31 @@ public final class KernelLogReader implements LogReader {
   /** Removal time of a change-data file whose version is still the latest: it never expired. */
   private static final long NEVER = Long.MAX_VALUE;
 
+  /** Commits fetched at once by default: what a reader such as delta-rs uses. */
+  public static final int DEFAULT_CONCURRENCY = 16;
+
+  /** Commits held in memory at once, parsed but not merged yet. */
+  private static final int WINDOW = 512;
+
   private final Storage storage;
   private final Engine engine;
+  private final int concurrency;
 
+  /** Reads the log with {@value #DEFAULT_CONCURRENCY} commits in flight. */
   public KernelLogReader(Storage storage) {
+    this(storage, DEFAULT_CONCURRENCY);
+  }
+
+  /**
+   * Reads the log with at most {@code concurrency} commit files in flight (1: one after another).
+   */
+  public KernelLogReader(Storage storage, int concurrency) {
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("log read concurrency must be >= 1, got " + concurrency);
+    }
     this.storage = storage;
     this.engine = KernelEngines.over(storage);
+    this.concurrency = concurrency;
   }
 
   @Override
@@ -117,14 +137,19 @@ public final class KernelLogReader implements LogReader {
       Map<Long, Long> commitMillis = new HashMap<>();
       Map<String, Long> changeData = new HashMap<>();
       Set<String> deletionVectorFiles = new HashSet<>();
-      for (Map.Entry<Long, StoredObject> entry : commits.entrySet()) {
-        commitMillis.put(
-            entry.getKey(),
-            readCommit(
-                location,
-                entry.getKey(),
-                entry.getValue(),
-                new CommitSink(latestRemoval, latestAdd, changeData, deletionVectorFiles)));
+      CommitSink sink = new CommitSink(latestRemoval, latestAdd, changeData, deletionVectorFiles);
+      List<Map.Entry<Long, StoredObject>> entries = new ArrayList<>(commits.entrySet());
+      // Fetched and parsed concurrently, a window at a time (bounded memory), merged in version
+      // order: the same result as reading one commit after another, without paying the object
+      // store's per-request latency once per commit.
+      for (int from = 0; from < entries.size(); from += WINDOW) {
+        List<Map.Entry<Long, StoredObject>> window =
+            entries.subList(from, Math.min(entries.size(), from + WINDOW));
+        for (CommitFindings found :
+            BoundedConcurrency.mapInOrder(
+                window, concurrency, e -> readCommit(location, e.getKey(), e.getValue()))) {
+          commitMillis.put(found.version(), found.merge(sink));
+        }
       }
       long oldestMillis = commitMillis.get(oldestVersion);
       // A change-data file describes its version's changes; it stops being needed when the next
@@ -164,16 +189,18 @@ public final class KernelLogReader implements LogReader {
       Set<String> deletionVectorFiles) {}
 
   /**
-   * Parses one commit; returns its timestamp. Streams each action up to the fields it needs (paths,
-   * deletion-vector descriptors, deletion and commit timestamps): an add's stats and everything
-   * else are skipped unparsed, which keeps a log of 100,000 adds cheap in time and garbage. A
-   * removed file's deletion-vector file is tombstoned with it, an added file's counts as added, and
-   * a {@code cdc} action's change-data file is recorded with its version.
+   * Parses one commit into what it says (merged later, in version order). Streams each action up to
+   * the fields it needs (paths, deletion-vector descriptors, deletion and commit timestamps): an
+   * add's stats and everything else are skipped unparsed, which keeps a log of 100,000 adds cheap
+   * in time and garbage. A removed file's deletion-vector file is tombstoned with it, an added
+   * file's counts as added, and a {@code cdc} action's change-data file is recorded with its
+   * version.
    */
-  private long readCommit(TableLocation location, long version, StoredObject file, CommitSink sink)
+  private CommitFindings readCommit(TableLocation location, long version, StoredObject file)
       throws IOException {
     long commitMillis = file.modificationTimeMillis();
     Map<String, Long> removed = new HashMap<>();
+    CommitSink sink = new CommitSink(null, new HashMap<>(), new HashMap<>(), new HashSet<>());
     try (BufferedReader reader =
         new BufferedReader(
             new InputStreamReader(storage.openFrom(file.path(), 0), StandardCharsets.UTF_8))) {
@@ -241,14 +268,33 @@ public final class KernelLogReader implements LogReader {
         }
       }
     }
-    for (Map.Entry<String, Long> remove : removed.entrySet()) {
-      sink.removals()
-          .merge(
-              remove.getKey(),
-              new Tombstone(remove.getKey(), Math.max(remove.getValue(), commitMillis), version),
-              KernelLogReader::later);
+    return new CommitFindings(version, commitMillis, removed, sink);
+  }
+
+  /**
+   * What one commit says, before it is merged with the others.
+   *
+   * @param removed removed paths (and their deletion-vector files) with their deletion timestamps
+   * @param found the commit's adds, change-data files and deletion-vector files ({@code removals}
+   *     unused)
+   */
+  private record CommitFindings(
+      long version, long commitMillis, Map<String, Long> removed, CommitSink found) {
+
+    /** Merges this commit into {@code sink}; returns its timestamp. Call in version order. */
+    long merge(CommitSink sink) {
+      for (Map.Entry<String, Long> remove : removed.entrySet()) {
+        sink.removals()
+            .merge(
+                remove.getKey(),
+                new Tombstone(remove.getKey(), Math.max(remove.getValue(), commitMillis), version),
+                KernelLogReader::later);
+      }
+      found.adds().forEach((path, v) -> sink.adds().merge(path, v, Math::max));
+      found.changeData().forEach((path, v) -> sink.changeData().merge(path, v, Math::max));
+      sink.deletionVectorFiles().addAll(found.deletionVectorFiles());
+      return commitMillis;
     }
-    return commitMillis;
   }
 
   /** The file of an action's {@code deletionVector}, when it has one stored in a file. */
