@@ -4,6 +4,7 @@ import company.data.compactor.aws.AwsClients;
 import company.data.compactor.compact.exec.CompactionExecutor;
 import company.data.compactor.compact.exec.RewriteSettings;
 import company.data.compactor.config.TableAllowlist;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
@@ -172,7 +173,12 @@ public final class Wiring {
             tables,
             new DemoSeeder(storage, tables, new KernelTableWriter(storage)),
             new CompactionExecutor(
-                storage, committer, rewriteSettings, workDir.resolve(SCRATCH_RELATIVE_PATH), clock),
+                storage,
+                committer,
+                new KernelDeletionVectorLoader(storage),
+                rewriteSettings,
+                workDir.resolve(SCRATCH_RELATIVE_PATH),
+                clock),
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new VacuumExecutor(
                 storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),

@@ -12,6 +12,7 @@ import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.PartitionResult;
 import company.data.compactor.delta.CommitOutcome;
 import company.data.compactor.delta.RewriteCommit;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableWriter;
@@ -79,6 +80,7 @@ class CompactionRacesIT {
     return new CompactionExecutor(
         through,
         new KernelRewriteCommitter(through, Clock.systemUTC()),
+        new KernelDeletionVectorLoader(through),
         RewriteSettings.defaults(),
         dir.resolve("scratch"),
         Clock.systemUTC());
