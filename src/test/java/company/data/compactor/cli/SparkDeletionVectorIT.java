@@ -9,11 +9,16 @@ import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.s3.S3Storage;
+import company.data.compactor.testing.S3ProxyServer;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -27,6 +32,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * {@code run} on a table Spark left with deletion-vector files after a DELETE ({@code
@@ -63,23 +70,32 @@ class SparkDeletionVectorIT {
   private record Result(int code, String out, String err) {}
 
   private Result cli(String... args) {
+    return cli(Map.of(), args);
+  }
+
+  private Result cli(Map<String, String> env, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    int code = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), env);
     return new Result(code, out.toString(), err.toString());
   }
 
-  /** id to (name, part) of the rows readers see in {@code files}, part from each add action. */
-  private static Map<Long, List<Object>> rows(List<DataFile> files) throws Exception {
+  /**
+   * id to (name, part) of the rows readers see in {@code files} (none may have a deletion vector),
+   * part from each add action; each file copied out of {@code storage} first.
+   */
+  private Map<Long, List<Object>> rows(Storage storage, List<DataFile> files) throws Exception {
     Map<Long, List<Object>> rows = new TreeMap<>();
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       for (DataFile file : files) {
+        Path copy = Files.createTempFile(work, "check-", ".parquet");
+        try (InputStream in = storage.openFrom(file.path(), 0)) {
+          Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+        }
         try (ResultSet rs =
             s.executeQuery(
-                "SELECT id, name FROM read_parquet('"
-                    + file.path().replace("file:", "")
-                    + "', hive_partitioning = false)")) {
+                "SELECT id, name FROM read_parquet('" + copy + "', hive_partitioning = false)")) {
           while (rs.next()) {
             rows.put(
                 rs.getLong(1), List.of(rs.getString(2), file.partition().values().get("part")));
@@ -143,7 +159,7 @@ class SparkDeletionVectorIT {
     assertThat(report.get("rows_rewritten").asLong()).isEqualTo(54);
     TableSnapshot after = new KernelDeltaTables(new LocalStorage()).loadLatest(location);
     assertThat(after.activeFiles()).hasSize(2).noneMatch(DataFile::hasDeletionVector);
-    assertThat(rows(after.activeFiles())).isEqualTo(expected());
+    assertThat(rows(new LocalStorage(), after.activeFiles())).isEqualTo(expected());
     Map<String, JsonNode> removed = new TreeMap<>();
     for (long version = 4; version <= after.version(); version++) {
       for (String line :
@@ -159,6 +175,70 @@ class SparkDeletionVectorIT {
       assertThat(removed.get(add.get("path").asText()).get("deletionVector"))
           .as("the remove of %s names its vector", add.get("path"))
           .isEqualTo(add.get("deletionVector"));
+    }
+  }
+
+  @Test
+  void zOrderRun_dropsTheDeletedRowsToo() throws Exception {
+    Result run =
+        cli(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            table.toString(),
+            "--z-order-columns",
+            "id",
+            "--json");
+
+    assertThat(run.code()).as(run.err()).isZero();
+    TableSnapshot after =
+        new KernelDeltaTables(new LocalStorage())
+            .loadLatest(TableLocation.parse(table.toString(), work));
+    assertThat(after.activeFiles()).hasSize(2).noneMatch(DataFile::hasDeletionVector);
+    assertThat(after.activeFiles()).allMatch(f -> f.zOrderedBy().equals(List.of("id")));
+    assertThat(rows(new LocalStorage(), after.activeFiles())).isEqualTo(expected());
+  }
+
+  /** On S3 the vector file is read through the S3 storage adapter, at each vector's offset. */
+  @Test
+  void runOnS3_readsTheVectorFileThroughS3() throws Exception {
+    S3ProxyServer server = S3ProxyServer.shared();
+    String bucket = server.newBucket();
+    String uri = "s3://" + bucket + "/tables/spark-dv";
+    try (S3Client client = server.client();
+        Stream<Path> files = Files.walk(table)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        client.putObject(
+            b -> b.bucket(bucket).key("tables/spark-dv/" + table.relativize(file)),
+            RequestBody.fromFile(file));
+      }
+    }
+
+    Result run =
+        cli(
+            server.environment(),
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            uri,
+            "--z-order-columns",
+            "",
+            "--json");
+
+    assertThat(run.code()).as(run.err()).isZero();
+    assertThat(JSON.readTree(run.out()).get("rows_rewritten").asLong()).isEqualTo(54);
+    try (S3Client client = server.client()) {
+      S3Storage storage = new S3Storage(client, work.resolve("uploads"));
+      TableSnapshot after =
+          new KernelDeltaTables(storage).loadLatest(TableLocation.parse(uri, work));
+      assertThat(after.activeFiles()).hasSize(2).noneMatch(DataFile::hasDeletionVector);
+      assertThat(rows(storage, after.activeFiles())).isEqualTo(expected());
     }
   }
 }
