@@ -241,4 +241,75 @@ class SparkDeletionVectorIT {
       assertThat(rows(storage, after.activeFiles())).isEqualTo(expected());
     }
   }
+
+  private Result runLocal() {
+    return cli(
+        "run",
+        "--work-dir",
+        work.toString(),
+        "--demo-mode",
+        "false",
+        "--table-uri",
+        table.toString(),
+        "--z-order-columns",
+        "",
+        "--json");
+  }
+
+  /** Files of the table and its log, to prove a failed run wrote nothing. */
+  private List<String> listing() throws Exception {
+    try (Stream<Path> files = Files.walk(table)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(p -> table.relativize(p).toString())
+          .sorted()
+          .toList();
+    }
+  }
+
+  @Test
+  void run_failsNamingTheFile_whenAVectorFileIsMissing_andWritesNothingForItsPartition()
+      throws Exception {
+    Path vectorFile;
+    try (Stream<Path> files = Files.list(table)) {
+      vectorFile =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("deletion_vector_"))
+              .findFirst()
+              .orElseThrow();
+    }
+    Files.delete(vectorFile);
+
+    Result run = runLocal();
+
+    assertThat(run.code()).isNotZero();
+    assertThat(run.err())
+        .contains("Failed while loading the deletion vector of part=1/")
+        .contains(vectorFile.getFileName().toString().substring(0, 16));
+    assertThat(listing()).noneMatch(f -> f.startsWith("part=1/") && f.contains(".zstd."));
+    TableSnapshot after =
+        new KernelDeltaTables(new LocalStorage())
+            .loadLatest(TableLocation.parse(table.toString(), work));
+    assertThat(after.activeFiles())
+        .filteredOn(f -> f.partition().values().get("part").equals("1"))
+        .hasSize(3)
+        .allMatch(DataFile::hasDeletionVector);
+  }
+
+  @Test
+  void run_failsNamingTheFile_whenAVectorDeletesOtherRowsThanTheLogSays() throws Exception {
+    Path log = table.resolve("_delta_log/00000000000000000003.json");
+    String text = Files.readString(log);
+    String changed = text.replaceFirst("\"cardinality\":2", "\"cardinality\":3");
+    assertThat(changed).isNotEqualTo(text);
+    Files.writeString(log, changed);
+    Files.deleteIfExists(table.resolve("_delta_log/00000000000000000003.crc"));
+
+    Result run = runLocal();
+
+    assertThat(run.code()).isNotZero();
+    assertThat(run.err())
+        .contains("Failed while loading the deletion vector of part=1/")
+        .contains("it deletes 2 rows but the log says 3");
+  }
 }
