@@ -3,9 +3,11 @@ package company.data.compactor.pipeline;
 import company.data.compactor.compact.Compactor;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.notify.Notifier;
 import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.publish.ReportPublisher;
+import company.data.compactor.sweep.Sweeper;
 import company.data.compactor.telemetry.TelemetrySink;
 import company.data.compactor.vacuum.VacuumExecutor;
 import java.time.Clock;
@@ -20,11 +22,15 @@ import java.util.function.Supplier;
  * @param compactor rewrites and commits compaction plans
  * @param probe measures read latency before and after compaction
  * @param vacuum plans and runs vacuum
+ * @param sweeper removes what killed runs left behind, at the start of {@code run} and {@code
+ *     vacuum}
  * @param telemetry keeps each run's report
  * @param publisher writes each run's HTML page
  * @param notifier sends the Slack summary or alert when {@code notify_slack}
  * @param clock the run's time source
  * @param executionIds makes a unique id per run
+ * @param leaseGuard asked before vacuum whether the run still holds its table's lease (the
+ *     compactor asks it before each commit); {@link LeaseGuard#UNGUARDED} for work without a lease
  */
 public record PipelinePorts(
     DeltaTables tables,
@@ -32,11 +38,13 @@ public record PipelinePorts(
     Compactor compactor,
     LatencyProbe probe,
     VacuumExecutor vacuum,
+    Sweeper sweeper,
     TelemetrySink telemetry,
     ReportPublisher publisher,
     Notifier notifier,
     Clock clock,
-    Supplier<String> executionIds) {
+    Supplier<String> executionIds,
+    LeaseGuard leaseGuard) {
 
   public PipelinePorts {
     Objects.requireNonNull(tables, "tables");
@@ -44,10 +52,12 @@ public record PipelinePorts(
     Objects.requireNonNull(compactor, "compactor");
     Objects.requireNonNull(probe, "probe");
     Objects.requireNonNull(vacuum, "vacuum");
+    Objects.requireNonNull(sweeper, "sweeper");
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(publisher, "publisher");
     Objects.requireNonNull(notifier, "notifier");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executionIds, "executionIds");
+    Objects.requireNonNull(leaseGuard, "leaseGuard");
   }
 }
