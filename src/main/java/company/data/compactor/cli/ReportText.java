@@ -112,12 +112,12 @@ final class ReportText {
             plan.partitionFilter().isEmpty() ? "" : ", filter " + plan.partitionFilter(),
             plan.binsDeferred(),
             plan.bytesDeferred()));
-    if (plan.filesWithDeletionVectors() > 0) {
+    if (plan.deletionVectorsToPurge() > 0) {
       out.append(
           String.format(
               Locale.ROOT,
-              "  %d files with deletion vectors left out (not rewritable yet; purge them to compact them)%n",
-              plan.filesWithDeletionVectors()));
+              "  %d files with deletion vectors rewritten without their deleted rows (vectors purged)%n",
+              plan.deletionVectorsToPurge()));
     }
     for (PlanPartitionReport p : plan.partitions()) {
       out.append(

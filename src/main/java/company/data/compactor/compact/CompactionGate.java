@@ -15,23 +15,77 @@ public final class CompactionGate {
     this.options = options;
   }
 
-  /** A file is a candidate when it is below the small-file threshold. */
+  /**
+   * Deleted rows (deletion vectors' cardinalities over the files' {@code numRecords}, which still
+   * count them) above which a file or partition is fragmented whatever its file sizes: 0.05, the
+   * default of Delta Lake's {@code spark.databricks.delta.optimize.maxDeletedRowsRatio}, above
+   * which its {@code OPTIMIZE} rewrites a file to purge its deletion vector.
+   */
+  public static final double DELETED_ROWS_RATIO_THRESHOLD = 0.05;
+
+  /**
+   * A file is a candidate when it is below the small-file threshold, or when its deletion vector
+   * deletes too many of its rows ({@link #hasManyDeletedRows(DataFile)}).
+   */
   public boolean isCandidate(DataFile file) {
+    return isSmall(file) || hasManyDeletedRows(file);
+  }
+
+  /** A file is small when it is below the small-file threshold. */
+  public boolean isSmall(DataFile file) {
     return file.sizeBytes() < options.smallFileThresholdBytes();
   }
 
   /**
-   * A group of files (the table in scope, or one partition) needs compaction when its small-file
-   * ratio reaches the threshold and it has at least two small files to merge.
+   * A file's deletion vector deletes more than {@link #DELETED_ROWS_RATIO_THRESHOLD} of its rows; a
+   * file with a deletion vector and no row count in its stats counts too (as in Delta Lake: its
+   * rewrite also gives it stats).
+   */
+  public boolean hasManyDeletedRows(DataFile file) {
+    if (!file.hasDeletionVector()) {
+      return false;
+    }
+    if (file.numRecords().isEmpty() || file.deletionVector().isEmpty()) {
+      return true;
+    }
+    long rows = file.numRecords().getAsLong();
+    return rows == 0 || (double) file.deletedRows() / rows > DELETED_ROWS_RATIO_THRESHOLD;
+  }
+
+  /**
+   * A group of files (a partition) is fragmented by deletes: its deletion vectors delete more than
+   * {@link #DELETED_ROWS_RATIO_THRESHOLD} of its rows (summed over files with a row count), or a
+   * file with a deletion vector has no row count.
+   */
+  public boolean hasManyDeletedRows(List<DataFile> files) {
+    long rows = 0;
+    long deleted = 0;
+    for (DataFile file : files) {
+      if (file.hasDeletionVector()
+          && (file.numRecords().isEmpty() || file.deletionVector().isEmpty())) {
+        return true;
+      }
+      rows += file.numRecords().orElse(0);
+      deleted += file.deletedRows();
+    }
+    return deleted > 0 && (rows == 0 || (double) deleted / rows > DELETED_ROWS_RATIO_THRESHOLD);
+  }
+
+  /**
+   * A group of files (the table in scope, or one partition) needs compaction for its small files
+   * when its small-file ratio reaches the threshold and it has at least two small files to merge.
    */
   public boolean shouldCompact(List<DataFile> files) {
-    long small = files.stream().filter(this::isCandidate).count();
+    long small = files.stream().filter(this::isSmall).count();
     return small >= 2 && 100.0 * small / files.size() >= options.ratioThresholdPct();
   }
 
-  /** A bin is worth rewriting only when it merges at least two files. */
+  /**
+   * A bin is worth rewriting when it merges at least two files, or when its one file has a deletion
+   * vector (rewriting it alone purges the vector, as Delta Lake's {@code OPTIMIZE} does).
+   */
   public boolean isWorthRewriting(List<DataFile> bin) {
-    return bin.size() >= 2;
+    return bin.size() >= 2 || (bin.size() == 1 && bin.get(0).hasDeletionVector());
   }
 
   /** Whether a bin of {@code inputBytes} can take one more file of {@code more} bytes. */

@@ -12,8 +12,8 @@ import java.util.List;
  * @param bins bins to rewrite in this run, in order
  * @param deferred bins left for later runs by {@code max_bytes_per_run}
  * @param partitions the decision for every partition in the table
- * @param filesWithDeletionVectors files of the partitions that passed the gates left out of bins
- *     because they carry a deletion vector, which the rewrite cannot apply yet
+ * @param deletionVectorsToPurge files in the bins (now and deferred) that carry a deletion vector:
+ *     their deleted rows are dropped and the vector purged by the rewrite
  */
 public record CompactionPlan(
     long readVersion,
@@ -22,7 +22,7 @@ public record CompactionPlan(
     List<Bin> bins,
     List<Bin> deferred,
     List<PartitionDecision> partitions,
-    int filesWithDeletionVectors) {
+    int deletionVectorsToPurge) {
 
   public CompactionPlan {
     bins = List.copyOf(bins);

@@ -16,21 +16,26 @@ import java.util.TreeMap;
  *   <li>Scope: partitions matching {@code partition_filter}.
  *   <li>Table gate: the small-file ratio of the files in scope reaches the threshold.
  *   <li>Partition gate: each partition's own ratio reaches it too; healthy partitions are left
- *       alone.
+ *       alone. A partition whose deletion vectors delete more than {@link
+ *       CompactionGate#DELETED_ROWS_RATIO_THRESHOLD} of its rows passes whatever the two ratios
+ *       (fragmented by deletes, as Delta Lake's {@code OPTIMIZE} judges files).
+ *   <li>Candidates: small files, and files whose deletion vector deletes more than that share of
+ *       their rows.
  *   <li>Bins: within a partition, runs of adjacent candidates (commit order: modification time,
  *       then path); a large file between small ones breaks the run. A run is one bin, cut only when
  *       it exceeds {@code maxBinBytes} of input. The writer splits each bin's output at the target
  *       size, so outputs land at the target whatever the compression achieves (filling bins by an
  *       estimated output size lands them far under it and rewrites them again: delta-rs #2576).
- *       Single-file bins are dropped.
+ *       Single-file bins are dropped, except a file with a deletion vector: rewriting it alone
+ *       purges the vector.
  *   <li>Z-order ({@code layout} Z_ORDER): instead of bins of small files, every file of the
  *       partition in groups of at most {@code max_zorder_group_bytes}, rows globally ordered by the
  *       Z-order key within a group; a partition whose files were all written Z-ordered by the same
  *       columns (their tag) and has no file since is left alone, so a rerun converges.
  *   <li>Budget: bins are taken in partition order until {@code max_bytes_per_run} input bytes; the
  *       rest is deferred.
- *   <li>Deletion vectors: the rewrite cannot apply them yet, so files that carry one are left out
- *       of bins (and counted in the plan) instead of being planned for a run that would refuse.
+ *   <li>Deletion vectors: files that carry one are rewritten like any other, without the rows it
+ *       deletes; outputs carry none. The plan counts those in its bins.
  * </ol>
  *
  * <p>Convergence: outputs are at least the target size except one remainder per bin, and full
@@ -64,35 +69,41 @@ public final class CompactionPlanner {
 
     List<PartitionDecision> decisions = new ArrayList<>();
     List<Bin> planned = new ArrayList<>();
-    int withDeletionVectors = 0;
+    int toPurge = 0;
     for (Map.Entry<PartitionValues, List<DataFile>> entry : byPartition.entrySet()) {
       PartitionValues partition = entry.getKey();
       List<DataFile> files = entry.getValue();
-      int small = (int) files.stream().filter(gate::isCandidate).count();
+      int small = (int) files.stream().filter(gate::isSmall).count();
       if (!options.partitionFilter().matches(partition)) {
         decisions.add(
             new PartitionDecision(
                 partition, files.size(), small, PartitionDecision.Outcome.FILTERED_OUT, 0));
         continue;
       }
-      if (!tableGate || !gate.shouldCompact(files)) {
+      if (!(tableGate && gate.shouldCompact(files)) && !gate.hasManyDeletedRows(files)) {
         decisions.add(
             new PartitionDecision(
                 partition, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
         continue;
       }
-      if (options.layout() == Layout.Z_ORDER && isClustered(files, options.zOrderColumns())) {
+      if (options.layout() == Layout.Z_ORDER
+          && isClustered(files, options.zOrderColumns())
+          && !gate.hasManyDeletedRows(files)) {
         decisions.add(
             new PartitionDecision(
                 partition, files.size(), small, PartitionDecision.Outcome.ALREADY_CLUSTERED, 0));
         continue;
       }
-      List<DataFile> rewritable = files.stream().filter(f -> !f.hasDeletionVector()).toList();
-      withDeletionVectors += files.size() - rewritable.size();
       List<Bin> bins =
           options.layout() == Layout.Z_ORDER
-              ? zOrderGroups(partition, rewritable, options.maxZOrderGroupBytes())
-              : binsOf(partition, rewritable, gate);
+              ? zOrderGroups(partition, files, options.maxZOrderGroupBytes())
+              : binsOf(partition, files, gate);
+      toPurge +=
+          (int)
+              bins.stream()
+                  .flatMap(b -> b.files().stream())
+                  .filter(DataFile::hasDeletionVector)
+                  .count();
       decisions.add(
           new PartitionDecision(
               partition,
@@ -118,7 +129,7 @@ public final class CompactionPlanner {
       }
     }
     return new CompactionPlan(
-        snapshot.version(), options, tableGate, now, deferred, decisions, withDeletionVectors);
+        snapshot.version(), options, tableGate, now, deferred, decisions, toPurge);
   }
 
   /** Whether every file of a partition was written Z-ordered by {@code columns}. */

@@ -8,8 +8,8 @@ import java.util.TreeSet;
  * Which table features the rewrite path handles correctly. Reading a feature is not writing it
  * correctly: anything not listed here (column mapping, type widening, row tracking, variant,
  * clustering, Iceberg compatibility, catalog-managed tables, and features not yet known) is refused
- * before any file is written. Deletion vectors are allowed on the table but files that carry one
- * are refused by the executor.
+ * before any file is written. Deletion vectors are rewritten: the rows a vector deletes are dropped
+ * and the outputs carry none.
  */
 public final class RewriteSupport {
 

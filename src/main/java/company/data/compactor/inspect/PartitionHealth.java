@@ -13,6 +13,9 @@ import java.util.Map;
  * @param avgFileSizeMb mean file size, MB, 4 decimals
  * @param totalSizeMb sum of file sizes, MB, 4 decimals
  * @param totalBytes sum of file sizes, bytes
+ * @param deletedRows rows the files' deletion vectors delete (their cardinalities, as logged)
+ * @param deletedRowsRatio deleted rows over the rows the files hold ({@code numRecords}, which
+ *     still counts them), 4 decimals; null when some file has no row count
  */
 public record PartitionHealth(
     String partition,
@@ -22,4 +25,6 @@ public record PartitionHealth(
     double smallFileRatioPct,
     double avgFileSizeMb,
     double totalSizeMb,
-    long totalBytes) {}
+    long totalBytes,
+    long deletedRows,
+    Double deletedRowsRatio) {}

@@ -16,6 +16,9 @@ import java.util.List;
  * @param totalRows rows counted from file stats; null when some file has no row count
  * @param filesWithoutStats files whose stats carry no row count
  * @param compactionRequired whether the overall ratio reaches the compaction gate
+ * @param deletedRows rows the files' deletion vectors delete (their cardinalities, as logged)
+ * @param deletedRowsRatio deleted rows over the rows the files hold ({@code numRecords}, which
+ *     still counts them), 4 decimals; null when some file has no row count
  */
 public record TableHealth(
     long tableVersion,
@@ -28,7 +31,9 @@ public record TableHealth(
     long totalBytes,
     Long totalRows,
     int filesWithoutStats,
-    boolean compactionRequired) {
+    boolean compactionRequired,
+    long deletedRows,
+    Double deletedRowsRatio) {
 
   public TableHealth {
     partitions = List.copyOf(partitions);

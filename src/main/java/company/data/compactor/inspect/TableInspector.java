@@ -32,11 +32,23 @@ public final class TableInspector {
     long totalBytes = 0;
     long totalRows = 0;
     int withoutStats = 0;
+    long totalDeleted = 0;
+    long totalPhysical = 0;
+    boolean physicalKnown = true;
     for (Map.Entry<PartitionValues, List<DataFile>> entry : byPartition.entrySet()) {
       List<DataFile> files = entry.getValue();
       int small = 0;
       long bytes = 0;
+      long deleted = 0;
+      long physical = 0;
+      boolean known = true;
       for (DataFile file : files) {
+        deleted += file.deletedRows();
+        if (file.numRecords().isPresent()) {
+          physical += file.numRecords().getAsLong();
+        } else {
+          known = false;
+        }
         if (isSmall(file, smallFileThresholdBytes)) {
           small++;
         }
@@ -50,6 +62,9 @@ public final class TableInspector {
       }
       totalSmall += small;
       totalBytes += bytes;
+      totalDeleted += deleted;
+      totalPhysical += physical;
+      physicalKnown &= known;
       partitions.add(
           new PartitionHealth(
               entry.getKey().label(),
@@ -59,7 +74,9 @@ public final class TableInspector {
               ratioPct(small, files.size()),
               mb(bytes / (double) files.size()),
               mb(bytes),
-              bytes));
+              bytes,
+              deleted,
+              known ? deletedRatio(deleted, physical) : null));
     }
     int totalFiles = snapshot.activeFiles().size();
     double ratio = ratioPct(totalSmall, totalFiles);
@@ -74,7 +91,14 @@ public final class TableInspector {
         totalBytes,
         withoutStats == 0 ? totalRows : null,
         withoutStats,
-        totalSmall > 0 && 100.0 * totalSmall / totalFiles >= compactionRatioThresholdPct);
+        totalSmall > 0 && 100.0 * totalSmall / totalFiles >= compactionRatioThresholdPct,
+        totalDeleted,
+        physicalKnown ? deletedRatio(totalDeleted, totalPhysical) : null);
+  }
+
+  /** Deleted rows over physical rows, 4 decimals; 0 when there are no rows. */
+  static double deletedRatio(long deleted, long physical) {
+    return physical == 0 ? 0 : round(Math.min(1.0, (double) deleted / physical), 4);
   }
 
   /** Whether a file is below the small-file threshold. */

@@ -97,6 +97,11 @@ public record DataFile(
     }
   }
 
+  /** Rows its deletion vector deletes, as logged: its cardinality, 0 without one. */
+  public long deletedRows() {
+    return deletionVector.map(DeletionVector::cardinality).orElse(0L);
+  }
+
   /**
    * Rows readers see: the stats' {@code numRecords} less the deletion vector's cardinality (never
    * below zero); empty without stats, or when the file has a deletion vector that is not described.

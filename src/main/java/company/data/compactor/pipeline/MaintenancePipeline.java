@@ -704,6 +704,8 @@ public final class MaintenancePipeline {
         health.totalSizeMb(),
         health.totalRows(),
         health.filesWithoutStats(),
+        health.deletedRows(),
+        health.deletedRowsRatio(),
         health.compactionRequired(),
         ReportSections.partitions(health),
         latency,

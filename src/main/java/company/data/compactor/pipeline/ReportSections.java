@@ -44,7 +44,9 @@ final class ReportSections {
                     p.smallFileRatioPct(),
                     p.avgFileSizeMb(),
                     p.totalSizeMb(),
-                    p.totalBytes()))
+                    p.totalBytes(),
+                    p.deletedRows(),
+                    p.deletedRowsRatio()))
         .toList();
   }
 
@@ -70,7 +72,8 @@ final class ReportSections {
                         d.outcome().name().toLowerCase(Locale.ROOT),
                         d.bins()))
             .toList(),
-        plan.filesWithDeletionVectors());
+        0,
+        plan.deletionVectorsToPurge());
   }
 
   /** The compaction section when compaction was planned but nothing ran (gate, dry plan). */

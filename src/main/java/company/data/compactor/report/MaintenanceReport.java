@@ -24,6 +24,9 @@ import java.util.Map;
  * @param totalSizeMb total size in MB
  * @param totalRows rows from file stats, null when some file lacks them
  * @param filesWithoutStats files without a row count in their stats
+ * @param deletedRows rows the active files' deletion vectors delete
+ * @param deletedRowsRatio deleted rows over the rows the files hold ({@code numRecords}, which
+ *     still counts them); null when some file has no row count
  * @param compactionRequired whether the small-file ratio reaches {@code
  *     compaction_ratio_threshold_pct}
  * @param partitions per-partition figures
@@ -60,6 +63,8 @@ public record MaintenanceReport(
     double totalSizeMb,
     Long totalRows,
     int filesWithoutStats,
+    long deletedRows,
+    Double deletedRowsRatio,
     boolean compactionRequired,
     List<PartitionReport> partitions,
     @JsonUnwrapped LatencyReport latency,
@@ -100,6 +105,8 @@ public record MaintenanceReport(
         totalSizeMb,
         totalRows,
         filesWithoutStats,
+        deletedRows,
+        deletedRowsRatio,
         compactionRequired,
         partitions,
         latency,
@@ -151,6 +158,8 @@ public record MaintenanceReport(
         totalSizeMb,
         totalRows,
         filesWithoutStats,
+        deletedRows,
+        deletedRowsRatio,
         compactionRequired,
         partitions,
         latency,
@@ -183,6 +192,8 @@ public record MaintenanceReport(
         totalSizeMb,
         totalRows,
         filesWithoutStats,
+        deletedRows,
+        deletedRowsRatio,
         compactionRequired,
         partitions,
         latency,

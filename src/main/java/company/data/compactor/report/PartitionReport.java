@@ -13,6 +13,9 @@ import java.util.Map;
  * @param avgFileSizeMb mean file size in MB
  * @param totalSizeMb total size in MB
  * @param totalBytes total size in bytes
+ * @param deletedRows rows the partition's deletion vectors delete
+ * @param deletedRowsRatio deleted rows over the rows its files hold, null when some file has no row
+ *     count
  */
 public record PartitionReport(
     String partition,
@@ -22,4 +25,6 @@ public record PartitionReport(
     double smallFileRatioPct,
     double avgFileSizeMb,
     double totalSizeMb,
-    long totalBytes) {}
+    long totalBytes,
+    long deletedRows,
+    Double deletedRowsRatio) {}

@@ -15,9 +15,11 @@ import java.util.List;
  * @param binsDeferred bins left for later runs by {@code max_bytes_per_run}
  * @param bytesDeferred their input bytes
  * @param partitions the decision per partition
- * @param filesWithDeletionVectors files left out of bins because they carry a deletion vector (the
- *     rewrite cannot apply deletion vectors yet; purge them, e.g. Delta's {@code REORG TABLE ...
- *     APPLY (PURGE)}, to compact them)
+ * @param filesWithDeletionVectors files left out of bins because they carry a deletion vector:
+ *     always 0 since the rewrite applies deletion vectors (kept for readers of older reports, when
+ *     such files were left out)
+ * @param deletionVectorsToPurge files in the bins (now and deferred) that carry a deletion vector:
+ *     the rewrite drops the rows it deletes, and the outputs carry none
  */
 public record PlanReport(
     long readVersion,
@@ -30,7 +32,8 @@ public record PlanReport(
     int binsDeferred,
     long bytesDeferred,
     List<PlanPartitionReport> partitions,
-    int filesWithDeletionVectors) {
+    int filesWithDeletionVectors,
+    int deletionVectorsToPurge) {
 
   public PlanReport {
     partitions = List.copyOf(partitions);

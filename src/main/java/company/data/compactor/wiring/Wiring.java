@@ -3,6 +3,7 @@ package company.data.compactor.wiring;
 import company.data.compactor.aws.AwsClients;
 import company.data.compactor.compact.exec.CompactionExecutor;
 import company.data.compactor.compact.exec.RewriteSettings;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
@@ -159,6 +160,7 @@ public final class Wiring {
             new CompactionExecutor(
                     storage,
                     committer,
+                    new KernelDeletionVectorLoader(storage),
                     rewriteSettings,
                     workDir.resolve(SCRATCH_RELATIVE_PATH),
                     clock)

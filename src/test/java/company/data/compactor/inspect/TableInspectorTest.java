@@ -38,7 +38,9 @@ class TableInspectorTest {
                 66.67,
                 2.6667,
                 8.0,
-                8 * MB),
+                8 * MB,
+                0,
+                0.0),
             new PartitionHealth(
                 "event_date=2026-10-18",
                 java.util.Map.of("event_date", "2026-10-18"),
@@ -47,7 +49,9 @@ class TableInspectorTest {
                 0.0,
                 10.0,
                 10.0,
-                10 * MB));
+                10 * MB,
+                0,
+                0.0));
     assertThat(health.totalFiles()).isEqualTo(4);
     assertThat(health.totalSmallFiles()).isEqualTo(2);
     assertThat(health.smallFileRatioPct()).isEqualTo(50.0);

@@ -8,6 +8,7 @@ import company.data.compactor.compact.Layout;
 import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.exec.CompactionExecutor;
 import company.data.compactor.compact.exec.RewriteSettings;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
@@ -52,6 +53,7 @@ class VacuumIT {
     new CompactionExecutor(
             storage,
             new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            new KernelDeletionVectorLoader(storage),
             RewriteSettings.defaults(),
             dir.resolve("scratch"),
             Clock.systemUTC())

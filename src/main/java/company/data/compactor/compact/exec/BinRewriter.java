@@ -21,7 +21,8 @@ interface BinRewriter extends AutoCloseable {
   }
 
   /**
-   * Writes the rows of {@code inputs} into {@code outDir}, split at {@code targetFileSizeBytes}.
+   * Writes the rows of {@code inputs} that readers see (without the rows {@code deleted} names)
+   * into {@code outDir}, split at {@code targetFileSizeBytes}.
    *
    * @param zOrderColumns columns to cluster rows by ({@link
    *     company.data.compactor.compact.ZOrderKey}); empty keeps input order
@@ -31,6 +32,7 @@ interface BinRewriter extends AutoCloseable {
       TableSchema schema,
       Map<String, String> properties,
       List<Path> inputs,
+      DeletedRows deleted,
       Path outDir,
       long targetFileSizeBytes,
       String compression,

@@ -96,9 +96,17 @@ final class BinRunner {
     }
   }
 
-  /** Rewrites {@code inputs} into {@code outDir} as the plan asks (bin-packed or Z-ordered). */
+  /**
+   * Rewrites the rows readers see in {@code inputs} (without those {@code deleted} names) into
+   * {@code outDir} as the plan asks (bin-packed or Z-ordered).
+   */
   List<Output> rewrite(
-      CompactionPlan plan, TableSnapshot snapshot, Bin bin, List<Path> inputs, Path outDir)
+      CompactionPlan plan,
+      TableSnapshot snapshot,
+      Bin bin,
+      List<Path> inputs,
+      DeletedRows deleted,
+      Path outDir)
       throws SQLException, IOException {
     List<DuckDbRewriter.Written> written =
         rewriter.rewrite(
@@ -106,6 +114,7 @@ final class BinRunner {
             snapshot.schema(),
             snapshot.properties(),
             inputs,
+            deleted,
             outDir,
             plan.options().targetFileSizeBytes(),
             settings.compression(),

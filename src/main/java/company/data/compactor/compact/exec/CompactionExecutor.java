@@ -4,6 +4,7 @@ import company.data.compactor.compact.Bin;
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.delta.DeletionVectorLoader;
 import company.data.compactor.delta.NewDataFile;
 import company.data.compactor.delta.RewriteCommitter;
 import company.data.compactor.error.CompactorException;
@@ -41,6 +42,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
 
   private final Storage storage;
   private final RewriteCommitter committer;
+  private final DeletionVectorLoader deletionVectors;
   private final RewriteSettings settings;
   private final Path scratchRoot;
   private final Clock clock;
@@ -48,15 +50,18 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   private LeaseGuard guard = LeaseGuard.UNGUARDED;
 
   /**
+   * @param deletionVectors loads the rows each input's deletion vector deletes, which the rewrite
+   *     drops
    * @param scratchRoot where per-run scratch directories are created (and deleted)
    */
   public CompactionExecutor(
       Storage storage,
       RewriteCommitter committer,
+      DeletionVectorLoader deletionVectors,
       RewriteSettings settings,
       Path scratchRoot,
       Clock clock) {
-    this(storage, committer, settings, scratchRoot, clock, DuckDbRewriter::new);
+    this(storage, committer, deletionVectors, settings, scratchRoot, clock, DuckDbRewriter::new);
   }
 
   /**
@@ -71,6 +76,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   CompactionExecutor(
       Storage storage,
       RewriteCommitter committer,
+      DeletionVectorLoader deletionVectors,
       RewriteSettings settings,
       Path scratchRoot,
       Clock clock,
@@ -78,6 +84,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     this.rewriters = rewriters;
     this.storage = storage;
     this.committer = committer;
+    this.deletionVectors = deletionVectors;
     this.settings = settings;
     this.scratchRoot = scratchRoot;
     this.clock = clock;
@@ -86,14 +93,13 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   /**
    * Runs {@code plan} against the table it was made from.
    *
-   * @throws company.data.compactor.error.CompactorException UNSUPPORTED_TABLE for files with
-   *     deletion vectors; OPERATION_FAILED when storage, DuckDB or a commit of unknown outcome
-   *     fails (earlier partitions stay committed)
+   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when storage, DuckDB,
+   *     a deletion vector's loading or a commit of unknown outcome fails (earlier partitions stay
+   *     committed)
    */
   @Override
   public CompactionResult execute(CompactionPlan plan, TableSnapshot snapshot) {
     long started = clock.millis();
-    refuseDeletionVectors(plan, snapshot);
     Map<PartitionValues, List<Bin>> byPartition = new LinkedHashMap<>();
     for (Bin bin : plan.bins()) {
       byPartition.computeIfAbsent(bin.partition(), k -> new ArrayList<>()).add(bin);
@@ -148,22 +154,6 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     return new CompactionResult(plan.readVersion(), version, results, clock.millis() - started);
   }
 
-  private static void refuseDeletionVectors(CompactionPlan plan, TableSnapshot snapshot) {
-    for (Bin bin : plan.bins()) {
-      for (DataFile file : bin.files()) {
-        if (file.hasDeletionVector()) {
-          throw Errors.unsupportedTable(
-              snapshot.location(),
-              "file "
-                  + file.logPath()
-                  + " has a deletion vector (table feature deletionVectors);"
-                  + " rewriting such files is not supported yet, nothing was written. Purge them"
-                  + " first (Delta Lake: REORG TABLE ... APPLY (PURGE)).");
-        }
-      }
-    }
-  }
-
   /**
    * The three roles of one execution, each its own class: the runner reads and rewrites, the
    * verifier (its own database and queries) compares both sides, the commit manager commits and
@@ -192,9 +182,11 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         Path binDir = scratch.newDirectory("bin-" + java.util.UUID.randomUUID());
         try {
           List<Path> inputs = roles.runner().fetch(bin, binDir.resolve("in"));
-          RewriteVerifier.Fingerprint before = roles.verifier().measure(inputSide(bin, inputs));
+          DeletedRows deleted = deletedRows(snapshot, bin, inputs);
+          RewriteVerifier.Fingerprint before =
+              roles.verifier().measure(inputSide(bin, inputs), deleted);
           List<BinRunner.Output> outputs =
-              roles.runner().rewrite(plan, snapshot, bin, inputs, binDir.resolve("out"));
+              roles.runner().rewrite(plan, snapshot, bin, inputs, deleted, binDir.resolve("out"));
           List<String> differences =
               before.differences(roles.verifier().measure(outputSide(outputs)));
           if (!differences.isEmpty()) {
@@ -245,14 +237,29 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   }
 
   /**
-   * The inputs as readers saw them: each local file with the partition values of its add action.
+   * The inputs as readers saw them: each local file with the partition values of its add action and
+   * the row count of its deletion vector as logged.
    */
   private static List<RewriteVerifier.Measured> inputSide(Bin bin, List<Path> inputs) {
     List<RewriteVerifier.Measured> measured = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
-      measured.add(new RewriteVerifier.Measured(inputs.get(i), bin.files().get(i).partition()));
+      DataFile file = bin.files().get(i);
+      measured.add(
+          new RewriteVerifier.Measured(inputs.get(i), file.partition(), file.deletedRows()));
     }
     return measured;
+  }
+
+  /** The rows the inputs' deletion vectors delete, loaded through the log's descriptors. */
+  private DeletedRows deletedRows(TableSnapshot snapshot, Bin bin, List<Path> inputs) {
+    Map<Path, long[]> byFile = new LinkedHashMap<>();
+    for (int i = 0; i < inputs.size(); i++) {
+      DataFile file = bin.files().get(i);
+      if (file.hasDeletionVector()) {
+        byFile.put(inputs.get(i), deletionVectors.deletedRows(snapshot.location(), file));
+      }
+    }
+    return DeletedRows.of(byFile);
   }
 
   /**

@@ -45,7 +45,8 @@ final class DuckDbRewriter implements BinRewriter {
   record Written(Path path, long sizeBytes, long rows, String statsJson) {}
 
   /**
-   * Writes the rows of {@code inputs} into {@code outDir}.
+   * Writes the rows of {@code inputs} readers see (without those {@code deleted} names) into {@code
+   * outDir}.
    *
    * @param zOrderColumns columns to cluster by with the Z-order key; empty keeps input order
    */
@@ -55,15 +56,13 @@ final class DuckDbRewriter implements BinRewriter {
       TableSchema schema,
       Map<String, String> properties,
       List<Path> inputs,
+      DeletedRows deleted,
       Path outDir,
       long targetFileSizeBytes,
       String compression,
       List<String> zOrderColumns)
       throws SQLException, IOException {
-    String source =
-        "read_parquet("
-            + Sql.pathList(inputs)
-            + ", hive_partitioning = false, union_by_name = true)";
+    String source = liveRows(inputs, deleted);
     Projection projection = Projection.of(table, schema, columnsOf(source));
     if (projection.columns().isEmpty()) {
       throw Errors.unsupportedTable(table, "it has no data columns outside its partition columns");
@@ -112,6 +111,33 @@ final class DuckDbRewriter implements BinRewriter {
       outputs.add(readBack(file, statsColumns));
     }
     return outputs;
+  }
+
+  /** The table of deleted rows the rewrite's query anti-joins. */
+  static final String DELETED_TABLE = "__deleted_rows";
+
+  /**
+   * The rows readers see in {@code inputs}: all of them, or, when deletion vectors delete some,
+   * those whose (file, {@code file_row_number}) is not in {@link #DELETED_TABLE}, which is filled
+   * here. The file name and row number columns are dropped again, so the projection sees only the
+   * files' own columns.
+   */
+  private String liveRows(List<Path> inputs, DeletedRows deleted) throws SQLException {
+    if (deleted.isEmpty()) {
+      try (Statement s = connection.createStatement()) {
+        s.execute("DROP TABLE IF EXISTS " + Sql.identifier(DELETED_TABLE));
+      }
+      return "read_parquet("
+          + Sql.pathList(inputs)
+          + ", hive_partitioning = false, union_by_name = true)";
+    }
+    deleted.writeTable(connection, DELETED_TABLE);
+    return "(SELECT r.* EXCLUDE (__dv_file, file_row_number) FROM read_parquet("
+        + Sql.pathList(inputs)
+        + ", hive_partitioning = false, union_by_name = true, filename = '__dv_file',"
+        + " file_row_number = true) r ANTI JOIN "
+        + Sql.identifier(DELETED_TABLE)
+        + " d ON d.filename = r.__dv_file AND d.row = r.file_row_number)";
   }
 
   private static long totalSize(List<Path> files) throws IOException {
@@ -334,7 +360,10 @@ final class DuckDbRewriter implements BinRewriter {
     return names;
   }
 
-  /** Rows of the inputs, for sizing row groups (from the Parquet footers, no scan). */
+  /**
+   * Rows of the inputs readers see, for sizing row groups (from the Parquet footers, no scan, when
+   * no row is deleted).
+   */
   private long count(String source) throws SQLException {
     try (Statement s = connection.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM " + source)) {

@@ -33,12 +33,21 @@ import java.util.Map;
 final class RewriteVerifier implements AutoCloseable {
 
   /**
-   * A local Parquet file and the partition values its add action carries.
+   * A local Parquet file, the partition values its add action carries and how many of its rows its
+   * deletion vector deletes.
    *
    * @param file the local copy (or the file itself on local storage)
    * @param partition the partition values of its add action
+   * @param deletedRows how many rows its deletion vector deletes (0 without one); the rows
+   *     themselves come from {@link DeletedRows}
    */
-  record Measured(Path file, PartitionValues partition) {}
+  record Measured(Path file, PartitionValues partition, long deletedRows) {
+
+    /** A file no deletion vector deletes rows of (an output, or an input without one). */
+    Measured(Path file, PartitionValues partition) {
+      this(file, partition, 0);
+    }
+  }
 
   /**
    * What readers see in a set of files.
@@ -63,6 +72,13 @@ final class RewriteVerifier implements AutoCloseable {
       Map<String, Long> sum = new LinkedHashMap<>(nonNull);
       other.nonNull.forEach((k, v) -> sum.merge(k, v, Long::sum));
       return new Fingerprint(rows + other.rows, sum, hashSum.add(other.hashSum));
+    }
+
+    /** The fingerprint of these rows without {@code part}'s, which must be among them. */
+    Fingerprint minus(Fingerprint part) {
+      Map<String, Long> rest = new LinkedHashMap<>(nonNull);
+      part.nonNull.forEach((k, v) -> rest.merge(k, -v, Long::sum));
+      return new Fingerprint(rows - part.rows, rest, hashSum.subtract(part.hashSum));
     }
 
     /** What differs from {@code after}, one phrase each; empty when readers see the same. */
@@ -112,24 +128,85 @@ final class RewriteVerifier implements AutoCloseable {
    * @throws Refused when a file has two columns matching one schema column
    */
   Fingerprint measure(List<Measured> files) throws SQLException, Refused {
+    return measure(files, DeletedRows.NONE);
+  }
+
+  /**
+   * Measures the rows readers see in {@code files}: every row of each file less the rows its
+   * deletion vector deletes. Computed its own way, not through the writer's filter: the fingerprint
+   * of all rows, minus the fingerprint of the rows {@code deleted} names (found by a semi-join on
+   * the file and {@code file_row_number}); every named row must be found, else the vector and the
+   * file disagree and the bin is refused.
+   *
+   * @throws Refused when a file has two columns matching one schema column, or a deletion vector
+   *     names rows its file does not have
+   */
+  Fingerprint measure(List<Measured> files, DeletedRows deleted) throws SQLException, Refused {
     Map<Path, List<String>> spellings = spellings(files.stream().map(Measured::file).toList());
-    Map<List<Object>, List<Path>> groups = new LinkedHashMap<>();
+    Map<List<Object>, List<Measured>> groups = new LinkedHashMap<>();
     for (Measured file : files) {
+      if (file.deletedRows() != deleted.count(file.file())) {
+        throw new Refused(
+            "the deletion vector of "
+                + file.file().getFileName()
+                + " deletes "
+                + file.deletedRows()
+                + " rows but "
+                + deleted.count(file.file())
+                + " were loaded");
+      }
       List<Object> key = List.of(spellings.get(file.file()), file.partition());
-      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(file.file());
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(file);
+    }
+    if (!deleted.isEmpty()) {
+      deleted.writeTable(connection, DELETED_TABLE);
     }
     Fingerprint total = Fingerprint.empty(dataColumns);
-    for (Map.Entry<List<Object>, List<Path>> group : groups.entrySet()) {
+    for (Map.Entry<List<Object>, List<Measured>> group : groups.entrySet()) {
       @SuppressWarnings("unchecked")
       List<String> spelling = (List<String>) group.getKey().get(0);
       PartitionValues partition = (PartitionValues) group.getKey().get(1);
-      total = total.plus(measureGroup(group.getValue(), spelling, partition));
+      List<Path> paths = group.getValue().stream().map(Measured::file).toList();
+      String all =
+          "read_parquet("
+              + Sql.pathList(paths)
+              + ", hive_partitioning = false, union_by_name = true)";
+      Fingerprint measured = measureGroup(all, spelling, partition);
+      long expected = group.getValue().stream().mapToLong(Measured::deletedRows).sum();
+      if (expected > 0) {
+        Fingerprint gone = measureGroup(deletedOf(paths), spelling, partition);
+        if (gone.rows() != expected) {
+          throw new Refused(
+              "deletion vectors of "
+                  + paths.stream().map(p -> p.getFileName().toString()).toList()
+                  + " delete "
+                  + expected
+                  + " rows, but only "
+                  + gone.rows()
+                  + " of them are in the files; the vectors and the files disagree");
+        }
+        measured = measured.minus(gone);
+      }
+      total = total.plus(measured);
     }
     return total;
   }
 
-  private Fingerprint measureGroup(
-      List<Path> files, List<String> spelling, PartitionValues partition) throws SQLException {
+  /** The verifier's own table of deleted rows. */
+  static final String DELETED_TABLE = "__verify_deleted_rows";
+
+  /** The rows of {@code files} that {@link #DELETED_TABLE} names, with the files' own columns. */
+  private static String deletedOf(List<Path> files) {
+    return "(SELECT r.* EXCLUDE (__verify_file, file_row_number) FROM read_parquet("
+        + Sql.pathList(files)
+        + ", hive_partitioning = false, union_by_name = true, filename = '__verify_file',"
+        + " file_row_number = true) r SEMI JOIN "
+        + Sql.identifier(DELETED_TABLE)
+        + " d ON r.__verify_file = d.filename AND r.file_row_number = d.row)";
+  }
+
+  private Fingerprint measureGroup(String source, List<String> spelling, PartitionValues partition)
+      throws SQLException {
     List<String> values = new ArrayList<>();
     for (int i = 0; i < dataColumns.size(); i++) {
       String type = Projection.duckDbType(dataColumns.get(i).type());
@@ -163,9 +240,9 @@ final class RewriteVerifier implements AutoCloseable {
             + String.join(", ", items)
             + " FROM (SELECT "
             + String.join(", ", values)
-            + " FROM read_parquet("
-            + Sql.pathList(files)
-            + ", hive_partitioning = false, union_by_name = true))";
+            + " FROM "
+            + source
+            + ")";
     try (Statement s = connection.createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       rs.next();

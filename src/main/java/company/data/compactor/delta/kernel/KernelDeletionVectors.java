@@ -4,11 +4,13 @@ import company.data.compactor.error.Errors;
 import company.data.compactor.model.DeletionVector;
 import company.data.compactor.model.TableLocation;
 import io.delta.kernel.data.Row;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.internal.deletionvectors.Base85Codec;
 import io.delta.kernel.internal.fs.Path;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 
 /**
@@ -43,12 +45,51 @@ final class KernelDeletionVectors {
         || descriptor.isNullAt(cardinality)) {
       throw malformed(location, owner, "storageType, pathOrInlineDv and cardinality are required");
     }
-    return of(
-        location,
-        descriptor.getString(type),
-        descriptor.getString(path),
-        descriptor.getLong(cardinality),
-        owner);
+    int offset = descriptor.getSchema().indexOf("offset");
+    int size = descriptor.getSchema().indexOf("sizeInBytes");
+    DeletionVector vector =
+        of(
+            location,
+            descriptor.getString(type),
+            descriptor.getString(path),
+            descriptor.getLong(cardinality),
+            owner);
+    if (size < 0 || descriptor.isNullAt(size)) {
+      throw malformed(location, owner, "sizeInBytes is required");
+    }
+    return new DeletionVector(
+        vector.file(),
+        vector.cardinality(),
+        Optional.of(
+            new DeletionVector.Descriptor(
+                descriptor.getString(type),
+                descriptor.getString(path),
+                offset < 0 || descriptor.isNullAt(offset)
+                    ? OptionalInt.empty()
+                    : OptionalInt.of(descriptor.getInt(offset)),
+                descriptor.getInt(size),
+                descriptor.getLong(cardinality))));
+  }
+
+  /**
+   * Kernel's descriptor of a logged vector, for loading it and for naming it in a {@code remove}.
+   *
+   * @throws IllegalArgumentException when the vector was read without its descriptor
+   */
+  static DeletionVectorDescriptor descriptor(DeletionVector vector, String owner) {
+    DeletionVector.Descriptor d =
+        vector
+            .descriptor()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "the deletion vector of " + owner + " was read without its descriptor"));
+    return new DeletionVectorDescriptor(
+        d.storageType(),
+        d.pathOrInlineDv(),
+        d.offset().isPresent() ? Optional.of(d.offset().getAsInt()) : Optional.empty(),
+        d.sizeInBytes(),
+        d.cardinality());
   }
 
   /**

@@ -328,6 +328,13 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("extendedFileMetadata"), true);
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("partitionValues"), partitionMap(file.partition()));
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("size"), file.sizeBytes());
+    // A logical file is its path and its deletion vector: the remove names the same pair.
+    file.deletionVector()
+        .ifPresent(
+            dv ->
+                fields.put(
+                    RemoveFile.FULL_SCHEMA.indexOf("deletionVector"),
+                    KernelDeletionVectors.descriptor(dv, file.logPath()).toRow()));
     return new GenericRow(RemoveFile.FULL_SCHEMA, fields);
   }
 

@@ -9,6 +9,7 @@ import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.Layout;
 import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableWriter;
@@ -141,6 +142,7 @@ class CompactionContentionIT {
           new CompactionExecutor(
                   slow,
                   new KernelRewriteCommitter(slow, Clock.systemUTC()),
+                  new KernelDeletionVectorLoader(slow),
                   RewriteSettings.defaults(),
                   dir.resolve("scratch"),
                   Clock.systemUTC())

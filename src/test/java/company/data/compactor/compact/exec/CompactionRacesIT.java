@@ -13,6 +13,7 @@ import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.PartitionResult;
 import company.data.compactor.delta.CommitOutcome;
 import company.data.compactor.delta.RewriteCommit;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableWriter;
@@ -85,6 +86,7 @@ class CompactionRacesIT {
     return new CompactionExecutor(
         through,
         new KernelRewriteCommitter(through, Clock.systemUTC()),
+        new KernelDeletionVectorLoader(through),
         RewriteSettings.defaults(),
         dir.resolve("scratch"),
         Clock.systemUTC());
@@ -239,6 +241,7 @@ class CompactionRacesIT {
         new CompactionExecutor(
             lagging,
             new KernelRewriteCommitter(lagging, Clock.systemUTC(), patient),
+            new KernelDeletionVectorLoader(lagging),
             RewriteSettings.defaults(),
             dir.resolve("scratch"),
             Clock.systemUTC());

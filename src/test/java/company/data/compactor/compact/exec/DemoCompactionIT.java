@@ -11,6 +11,7 @@ import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.Layout;
 import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableWriter;
@@ -56,6 +57,7 @@ class DemoCompactionIT {
     return new CompactionExecutor(
         storage,
         new KernelRewriteCommitter(storage, Clock.systemUTC()),
+        new KernelDeletionVectorLoader(storage),
         RewriteSettings.defaults(),
         dir.resolve("scratch"),
         Clock.systemUTC());

@@ -8,6 +8,7 @@ import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.Layout;
 import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.TypedTables;
@@ -71,6 +72,7 @@ class PostCommitHookIT {
         new CompactionExecutor(
                 noCheckpoints,
                 new KernelRewriteCommitter(noCheckpoints, Clock.systemUTC()),
+                new KernelDeletionVectorLoader(noCheckpoints),
                 RewriteSettings.defaults(),
                 dir.resolve("scratch"),
                 Clock.systemUTC())

@@ -9,6 +9,7 @@ import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.Layout;
 import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableWriter;
@@ -64,6 +65,7 @@ class S3CompactionRacesIT {
         new CompactionExecutor(
             storage,
             new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            new KernelDeletionVectorLoader(storage),
             RewriteSettings.defaults(),
             dir.resolve("scratch"),
             Clock.systemUTC());

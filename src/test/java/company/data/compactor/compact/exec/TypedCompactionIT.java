@@ -10,6 +10,7 @@ import company.data.compactor.compact.CompactionPlanner;
 import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.Layout;
 import company.data.compactor.compact.PartitionFilter;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.TypedTables;
@@ -132,6 +133,7 @@ class TypedCompactionIT {
         new CompactionExecutor(
                 storage,
                 new KernelRewriteCommitter(storage, Clock.systemUTC()),
+                new KernelDeletionVectorLoader(storage),
                 RewriteSettings.defaults(),
                 dir.resolve("scratch"),
                 Clock.systemUTC())
@@ -158,6 +160,7 @@ class TypedCompactionIT {
         new CompactionExecutor(
             storage,
             new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            new KernelDeletionVectorLoader(storage),
             RewriteSettings.defaults(),
             dir.resolve("scratch"),
             Clock.systemUTC());
@@ -315,6 +318,7 @@ class TypedCompactionIT {
     new CompactionExecutor(
             storage,
             new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            new KernelDeletionVectorLoader(storage),
             RewriteSettings.defaults(),
             dir.resolve("scratch"),
             Clock.systemUTC())

@@ -10,6 +10,7 @@ import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.Layout;
 import company.data.compactor.compact.PartitionFilter;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableWriter;
@@ -185,13 +186,15 @@ class VerificationIT {
             TableSchema schema,
             Map<String, String> properties,
             List<Path> inputs,
+            DeletedRows deleted,
             Path outDir,
             long target,
             String compression,
             List<String> orderBy)
             throws java.sql.SQLException, java.io.IOException {
           List<DuckDbRewriter.Written> written =
-              real.rewrite(table, schema, properties, inputs, outDir, target, compression, orderBy);
+              real.rewrite(
+                  table, schema, properties, inputs, deleted, outDir, target, compression, orderBy);
           if (!inputs.get(0).toString().contains(BROKEN)) {
             return written;
           }
@@ -218,6 +221,7 @@ class VerificationIT {
     return new CompactionExecutor(
         storage,
         new KernelRewriteCommitter(storage, Clock.systemUTC()),
+        new KernelDeletionVectorLoader(storage),
         RewriteSettings.defaults(),
         dir.resolve("scratch"),
         Clock.systemUTC(),
