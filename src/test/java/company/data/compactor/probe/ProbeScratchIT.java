@@ -6,6 +6,7 @@ import company.data.compactor.admission.Admission;
 import company.data.compactor.admission.Trigger;
 import company.data.compactor.compact.exec.CompactionExecutor;
 import company.data.compactor.compact.exec.RewriteSettings;
+import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
@@ -63,6 +64,7 @@ class ProbeScratchIT {
                   new CompactionExecutor(
                       storage,
                       committer,
+                      new KernelDeletionVectorLoader(storage),
                       RewriteSettings.defaults(),
                       work.resolve("scratch"),
                       clock),

@@ -446,6 +446,7 @@ class RewriteSafetyIT {
         new CompactionExecutor(
                 storage,
                 new KernelRewriteCommitter(storage, Clock.systemUTC()),
+                new KernelDeletionVectorLoader(storage),
                 RewriteSettings.defaults(),
                 dir.resolve("scratch"),
                 Clock.systemUTC())
