@@ -173,9 +173,16 @@ class LeaseCliIT {
   @Test
   void aRunLongerThanItsTtl_keepsItsLease_byHeartbeat() throws Exception {
     TableLocation table = seededDemo();
-    // A 3 s TTL, and a probe of 40 timed reads before and after, so the run outlasts its TTL.
+    // A 3 s TTL, and a probe of 400 timed reads before and after, so the run outlasts its TTL.
     Map<String, String> env =
-        Map.of("COMPACTOR_LEASE_TTL_SECONDS", "3", "COMPACTOR_PROBE_RUNS", "40");
+        Map.of(
+            "COMPACTOR_LEASE_TTL_SECONDS",
+            "3",
+            // The probe's time budget lifted, so its reads are not cut short.
+            "COMPACTOR_PROBE_RUNS",
+            "400",
+            "COMPACTOR_PROBE_BUDGET_MIN_MS",
+            "60000");
     LeaseStore intruder = new TableLeaseStore(l -> new LocalStorage());
     List<String> attempts = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.concurrent.atomic.AtomicBoolean running =
