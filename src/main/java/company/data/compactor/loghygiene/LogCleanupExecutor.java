@@ -54,6 +54,7 @@ public final class LogCleanupExecutor {
     TableLocation location = snapshot.location();
     LogSettings settings = LogSettings.of(snapshot.properties());
     LogState state = read(location);
+    int listed = state.files().size();
     CheckpointDecision decision = CheckpointDecision.of(state, settings);
     CheckpointStatus status = CheckpointStatus.NOT_DUE;
     String detail = null;
@@ -84,14 +85,14 @@ public final class LogCleanupExecutor {
         location,
         decision.latestVersion(),
         status,
-        plan.listed(),
+        listed,
         plan.expired().size(),
         plan.cutoff(),
         plan.oldestVersionAfter(),
         mode,
         plan.skippedReason() == null ? "" : " skipped: " + plan.skippedReason());
     if (mode == LogCleanupMode.DRY_RUN || plan.expired().isEmpty()) {
-      return new LogCleanupResult(mode, decision, status, detail, plan, 0, 0);
+      return new LogCleanupResult(mode, decision, status, detail, listed, plan, 0, 0);
     }
     List<String> paths = new ArrayList<>();
     int outside = insideRealRoot(location, plan.expired(), paths);
@@ -102,7 +103,7 @@ public final class LogCleanupExecutor {
         location,
         deleted,
         plan.oldestVersionAfter());
-    return new LogCleanupResult(mode, decision, status, detail, plan, deleted, outside);
+    return new LogCleanupResult(mode, decision, status, detail, listed, plan, deleted, outside);
   }
 
   /** The log's files and the version {@code _last_checkpoint} names. */

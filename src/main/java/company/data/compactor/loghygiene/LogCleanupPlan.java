@@ -10,7 +10,6 @@ import java.util.List;
  * @param cutoff files last modified at or before this instant have expired ({@code now -
  *     delta.logRetentionDuration}, truncated to midnight UTC as Delta does); null when the
  *     retention does not parse
- * @param listed commit, checkpoint and checksum files in the log
  * @param expired the files to delete, in log order
  * @param oldestVersionBefore the oldest commit in the log
  * @param oldestVersionAfter the oldest commit left once {@code expired} is gone: every version from
@@ -21,7 +20,6 @@ import java.util.List;
 public record LogCleanupPlan(
     LogSettings settings,
     Instant cutoff,
-    int listed,
     List<LogFile> expired,
     long oldestVersionBefore,
     long oldestVersionAfter,

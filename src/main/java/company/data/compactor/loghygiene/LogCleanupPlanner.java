@@ -76,16 +76,14 @@ public final class LogCleanupPlanner {
     List<String> warnings = new ArrayList<>();
     String refusal = refusal(state, settings, features);
     if (refusal != null) {
-      return new LogCleanupPlan(
-          settings, cutoff, state.files().size(), List.of(), oldest, oldest, refusal, warnings);
+      return new LogCleanupPlan(settings, cutoff, List.of(), oldest, oldest, refusal, warnings);
     }
     List<LogFile> expired =
         expired(
             state.files(), cutoff.toEpochMilli(), state.lastCheckpointVersion().getAsLong() - 1);
     String unsafe = reconstructible(state, expired);
     if (unsafe != null) {
-      return new LogCleanupPlan(
-          settings, cutoff, state.files().size(), List.of(), oldest, oldest, unsafe, warnings);
+      return new LogCleanupPlan(settings, cutoff, List.of(), oldest, oldest, unsafe, warnings);
     }
     Set<String> gone = new java.util.HashSet<>();
     expired.forEach(f -> gone.add(f.path()));
@@ -95,8 +93,7 @@ public final class LogCleanupPlanner {
             .mapToLong(LogFile::version)
             .min()
             .orElse(-1);
-    return new LogCleanupPlan(
-        settings, cutoff, state.files().size(), expired, oldest, oldestAfter, null, warnings);
+    return new LogCleanupPlan(settings, cutoff, expired, oldest, oldestAfter, null, warnings);
   }
 
   /** Why this log may not be cleaned at all, or null. */

@@ -7,6 +7,7 @@ package company.data.compactor.loghygiene;
  * @param checkpoint whether a checkpoint was due
  * @param checkpointStatus what became of it
  * @param checkpointDetail why it failed or was skipped (null otherwise)
+ * @param listedFiles commit, checkpoint and checksum files in the log before this step
  * @param plan what cleanup found (after the checkpoint, when one was written)
  * @param deletedFiles log files deleted (0 in a dry run)
  * @param skippedOutsideRoot expired files not deleted because their real path is outside the table
@@ -17,6 +18,7 @@ public record LogCleanupResult(
     CheckpointDecision checkpoint,
     CheckpointStatus checkpointStatus,
     String checkpointDetail,
+    int listedFiles,
     LogCleanupPlan plan,
     int deletedFiles,
     int skippedOutsideRoot) {}

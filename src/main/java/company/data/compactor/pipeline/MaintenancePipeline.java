@@ -17,6 +17,8 @@ import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
 import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.inspect.TableInspector;
+import company.data.compactor.loghygiene.LogCleanupMode;
+import company.data.compactor.loghygiene.LogCleanupResult;
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
@@ -29,6 +31,7 @@ import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.DeliveryReport;
 import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.LatencyReport;
+import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.VacuumReport;
@@ -149,6 +152,7 @@ public final class MaintenancePipeline {
                 "advisory read-latency probe failed, maintenance went on: "
                     + String.join("; ", probeFailures)));
     VacuumReport vacuum = vacuum(request, latest, steps);
+    LogCleanupReport logs = logCleanup(request, latest, steps);
     FileSizeHistogram sizes =
         FileSizeHistogram.of(
             snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
@@ -172,7 +176,8 @@ public final class MaintenancePipeline {
                     sizes,
                     DeliveryReport.none(),
                     steps)
-                .withZOrderSkipping(skipping));
+                .withZOrderSkipping(skipping)
+                .withLogCleanup(logs, Summaries.logCleanup(logs)));
     return recorded(request, report);
   }
 
@@ -318,6 +323,21 @@ public final class MaintenancePipeline {
   }
 
   /**
+   * Runs only the log hygiene step (checkpoint when due, expired log files; dry run unless {@code
+   * vacuum_dry_run} is false) on the table at {@code location} ({@code demo_mode} ignored) and
+   * records the report in telemetry.
+   */
+  public MaintenanceReport cleanupLogOnly(MaintenanceRequest request, TableLocation location) {
+    ReadOnlyStart start = startReadOnly(request, location);
+    List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
+    LogCleanupReport logs = logCleanup(start.request(), start.snapshot(), steps);
+    return recorded(
+        start.request(),
+        report("cleanup-log", start, location, null, null, null, steps)
+            .withLogCleanup(logs, Summaries.logCleanup(logs)));
+  }
+
+  /**
    * What the single-step commands share: the request without demo mode, validated, and the table
    * inspected.
    */
@@ -347,7 +367,8 @@ public final class MaintenancePipeline {
       List<StepOutcome> steps) {
     FileSizeHistogram sizes =
         command.equals("plan") ? null : FileSizeHistogram.of(start.snapshot().activeFiles(), null);
-    DeliveryReport delivery = command.equals("vacuum") ? DeliveryReport.none() : null;
+    DeliveryReport delivery =
+        command.equals("vacuum") || command.equals("cleanup-log") ? DeliveryReport.none() : null;
     return report(
         command,
         start.executionId(),
@@ -390,6 +411,21 @@ public final class MaintenancePipeline {
                       ? "dry run, nothing deleted"
                       : report.deletedFilesCount() + " deleted")));
     }
+    return report;
+  }
+
+  private LogCleanupReport logCleanup(
+      MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+    LogCleanupResult result =
+        ports
+            .logCleanup()
+            .clean(
+                snapshot, request.vacuumDryRun() ? LogCleanupMode.DRY_RUN : LogCleanupMode.APPLY);
+    LogCleanupReport report = ReportSections.logCleanup(result);
+    steps.add(
+        report.skippedReason() != null
+            ? StepOutcome.skipped("cleanup-log", Summaries.logCleanup(report))
+            : StepOutcome.done("cleanup-log", Summaries.logCleanup(report)));
     return report;
   }
 
@@ -616,6 +652,7 @@ public final class MaintenancePipeline {
         latency,
         compaction,
         vacuum,
+        null,
         null,
         sizes,
         delivery,

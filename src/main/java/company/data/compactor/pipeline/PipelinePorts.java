@@ -3,6 +3,7 @@ package company.data.compactor.pipeline;
 import company.data.compactor.compact.Compactor;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.loghygiene.LogCleanupExecutor;
 import company.data.compactor.notify.Notifier;
 import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.publish.ReportPublisher;
@@ -20,6 +21,7 @@ import java.util.function.Supplier;
  * @param compactor rewrites and commits compaction plans
  * @param probe measures read latency before and after compaction
  * @param vacuum plans and runs vacuum
+ * @param logCleanup checkpoints the log and deletes expired log files
  * @param telemetry keeps each run's report
  * @param publisher writes each run's HTML page
  * @param notifier sends the Slack summary or alert when {@code notify_slack}
@@ -32,6 +34,7 @@ public record PipelinePorts(
     Compactor compactor,
     LatencyProbe probe,
     VacuumExecutor vacuum,
+    LogCleanupExecutor logCleanup,
     TelemetrySink telemetry,
     ReportPublisher publisher,
     Notifier notifier,
@@ -44,6 +47,7 @@ public record PipelinePorts(
     Objects.requireNonNull(compactor, "compactor");
     Objects.requireNonNull(probe, "probe");
     Objects.requireNonNull(vacuum, "vacuum");
+    Objects.requireNonNull(logCleanup, "logCleanup");
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(publisher, "publisher");
     Objects.requireNonNull(notifier, "notifier");

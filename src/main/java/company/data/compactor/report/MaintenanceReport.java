@@ -33,6 +33,8 @@ import java.util.Map;
  *     {@code inspect}
  * @param vacuum what vacuum found and deleted (unwrapped to the top level); null when it did not
  *     run
+ * @param logCleanup the checkpoint and the expired log files ({@code log_cleanup}); null when the
+ *     step did not run
  * @param zorderSkipping how well a point lookup on the Z-order columns skips files before and
  *     after; null when no Z-order rewrite was committed
  * @param fileSizeHistogram file sizes per partition before and after; null for {@code plan}
@@ -63,6 +65,7 @@ public record MaintenanceReport(
     @JsonUnwrapped LatencyReport latency,
     @JsonUnwrapped CompactionReport compaction,
     @JsonUnwrapped VacuumReport vacuum,
+    LogCleanupReport logCleanup,
     ZOrderSkippingReport zorderSkipping,
     FileSizeHistogram fileSizeHistogram,
     @JsonUnwrapped DeliveryReport delivery,
@@ -102,11 +105,47 @@ public record MaintenanceReport(
         latency,
         compaction,
         vacuum,
+        logCleanup,
         skipping,
         fileSizeHistogram,
         delivery,
         steps,
         summary);
+  }
+
+  /**
+   * This report with the log hygiene section {@code logCleanup}, its {@code sentence} appended to
+   * the summary.
+   */
+  public MaintenanceReport withLogCleanup(LogCleanupReport logCleanup, String sentence) {
+    return new MaintenanceReport(
+        schemaVersion,
+        executionId,
+        command,
+        evaluatedAt,
+        durationMs,
+        tableUri,
+        tableVersion,
+        demoMode,
+        inputs,
+        totalFiles,
+        totalSmallFiles,
+        smallFileRatioPct,
+        avgFileSizeMb,
+        totalSizeMb,
+        totalRows,
+        filesWithoutStats,
+        compactionRequired,
+        partitions,
+        latency,
+        compaction,
+        vacuum,
+        logCleanup,
+        zorderSkipping,
+        fileSizeHistogram,
+        delivery,
+        steps,
+        summary + " " + sentence);
   }
 
   /**
@@ -148,6 +187,7 @@ public record MaintenanceReport(
         latency,
         compaction,
         vacuum,
+        logCleanup,
         zorderSkipping,
         fileSizeHistogram,
         delivery,
