@@ -47,10 +47,6 @@ final class CleanupLogCommand implements Callable<Integer> {
     Map<String, Object> inputs = table.inputs();
     CliInputs.put(inputs, InputKey.VACUUM_DRY_RUN, dryRun);
     return CliInputs.runLeased(
-        spec,
-        main,
-        common,
-        inputs,
-        (pipeline, request, location) -> pipeline.cleanupLogOnly(request, location));
+        spec, main, common, inputs, (pipeline, run) -> pipeline.cleanupLogOnly(run));
   }
 }

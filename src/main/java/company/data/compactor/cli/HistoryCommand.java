@@ -3,8 +3,6 @@ package company.data.compactor.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import company.data.compactor.config.RequestReader;
-import company.data.compactor.config.TableUris;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
 import company.data.compactor.model.TableLocation;
@@ -54,9 +52,7 @@ final class HistoryCommand implements Callable<Integer> {
       throw Errors.invalidRequest(
           List.of(new Violation("limit", Integer.toString(limit), "must be between 1 and 1000")));
     }
-    TableLocation location =
-        TableUris.resolve(RequestReader.read(table.inputs()), common.workDir());
-    Wiring.checkAllowed(location, common.workDir(), main.environment());
+    TableLocation location = CliInputs.admit(main, common, table.inputs()).location();
     TelemetryStore store = Wiring.telemetry(common.workDir(), main.environment());
     List<Map<String, Object>> runs = store.recent(location, limit);
     PrintWriter out = spec.commandLine().getOut();

@@ -30,11 +30,6 @@ final class InspectCommand implements Callable<Integer> {
   public Integer call() {
     Map<String, Object> inputs = table.inputs();
     gate.putInto(inputs);
-    return CliInputs.run(
-        spec,
-        main,
-        common,
-        inputs,
-        (pipeline, request, location) -> pipeline.inspectOnly(request, location));
+    return CliInputs.run(spec, main, common, inputs, (pipeline, run) -> pipeline.inspectOnly(run));
   }
 }

@@ -33,11 +33,6 @@ final class PlanCommand implements Callable<Integer> {
     Map<String, Object> inputs = table.inputs();
     gate.putInto(inputs);
     compaction.putInto(inputs);
-    return CliInputs.run(
-        spec,
-        main,
-        common,
-        inputs,
-        (pipeline, request, location) -> pipeline.planOnly(request, location));
+    return CliInputs.run(spec, main, common, inputs, (pipeline, run) -> pipeline.planOnly(run));
   }
 }

@@ -74,11 +74,6 @@ final class RunCommand implements Callable<Integer> {
     vacuum.putInto(inputs);
     CliInputs.put(inputs, InputKey.LATENCY_SLA_MS, latencySlaMs);
     CliInputs.put(inputs, InputKey.NOTIFY_SLACK, notifySlack);
-    return CliInputs.runLeased(
-        spec,
-        main,
-        common,
-        inputs,
-        (pipeline, request, location) -> pipeline.run(request, location));
+    return CliInputs.runLeased(spec, main, common, inputs, (pipeline, run) -> pipeline.run(run));
   }
 }

@@ -34,10 +34,6 @@ final class VacuumCommand implements Callable<Integer> {
     Map<String, Object> inputs = table.inputs();
     vacuum.putInto(inputs);
     return CliInputs.runLeased(
-        spec,
-        main,
-        common,
-        inputs,
-        (pipeline, request, location) -> pipeline.vacuumOnly(request, location));
+        spec, main, common, inputs, (pipeline, run) -> pipeline.vacuumOnly(run));
   }
 }

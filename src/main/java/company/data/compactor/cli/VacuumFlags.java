@@ -13,7 +13,7 @@ final class VacuumFlags {
       paramLabel = "H",
       description =
           "Keep obsolete files at least this long (>= 168, no override). Default: "
-              + MaintenanceRequest.MIN_VACUUM_RETENTION_HOURS)
+              + company.data.compactor.model.SafetyLimits.RETENTION_FLOOR_HOURS)
   String vacuumRetentionHours;
 
   @Option(

@@ -1,5 +1,6 @@
 package company.data.compactor.compact;
 
+import company.data.compactor.model.SafetyLimits;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -70,9 +71,9 @@ public record CompactionOptions(
     Objects.requireNonNull(layout, "layout");
     zOrderColumns = List.copyOf(zOrderColumns);
     if (layout == Layout.Z_ORDER
-        && (zOrderColumns.isEmpty() || zOrderColumns.size() > ZOrderKey.MAX_COLUMNS)) {
+        && (zOrderColumns.isEmpty() || zOrderColumns.size() > SafetyLimits.MAX_Z_ORDER_COLUMNS)) {
       throw new IllegalArgumentException(
-          "Z-order needs 1 to " + ZOrderKey.MAX_COLUMNS + " columns");
+          "Z-order needs 1 to " + SafetyLimits.MAX_Z_ORDER_COLUMNS + " columns");
     }
     if (smallFileThresholdBytes <= 0
         || targetFileSizeBytes <= 0

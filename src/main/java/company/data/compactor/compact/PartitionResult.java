@@ -39,7 +39,12 @@ public record PartitionResult(
      */
     CONFLICTED,
     /** Inputs and outputs differed in rows or checksum; nothing was uploaded or committed. */
-    VERIFICATION_FAILED
+    VERIFICATION_FAILED,
+    /**
+     * The run lost the table's lease to another run before this partition's commit; its new files
+     * were deleted and nothing was committed (the run stops committing).
+     */
+    FENCED
   }
 
   public PartitionResult {

@@ -1,5 +1,6 @@
 package company.data.compactor.compact;
 
+import company.data.compactor.model.SafetyLimits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,9 +18,6 @@ public final class ZOrderKey {
 
   /** Buckets per column. */
   public static final int BUCKETS = 1 << BITS_PER_COLUMN;
-
-  /** At most this many columns: 40 key bits fit a BIGINT with room to spare. */
-  public static final int MAX_COLUMNS = 4;
 
   private ZOrderKey() {}
 
@@ -49,8 +47,9 @@ public final class ZOrderKey {
   /**
    * Interleaves bucket ids, column 0's bit first at each level.
    *
-   * @throws IllegalArgumentException for no or more than {@value #MAX_COLUMNS} columns, or a bucket
-   *     outside {@code [0, BUCKETS)}
+   * @throws IllegalArgumentException for no or more than {@link SafetyLimits#MAX_Z_ORDER_COLUMNS}
+   *     columns (40 key bits fit a BIGINT with room to spare), or a bucket outside {@code [0,
+   *     BUCKETS)}
    */
   public static long interleave(int... buckets) {
     checkColumns(buckets.length);
@@ -91,9 +90,9 @@ public final class ZOrderKey {
   }
 
   private static void checkColumns(int columns) {
-    if (columns < 1 || columns > MAX_COLUMNS) {
+    if (columns < 1 || columns > SafetyLimits.MAX_Z_ORDER_COLUMNS) {
       throw new IllegalArgumentException(
-          "Z-order takes 1 to " + MAX_COLUMNS + " columns, not " + columns);
+          "Z-order takes 1 to " + SafetyLimits.MAX_Z_ORDER_COLUMNS + " columns, not " + columns);
     }
   }
 }

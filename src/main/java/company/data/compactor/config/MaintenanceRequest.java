@@ -1,5 +1,6 @@
 package company.data.compactor.config;
 
+import company.data.compactor.model.SafetyLimits;
 import java.util.List;
 import java.util.Objects;
 
@@ -21,7 +22,7 @@ import java.util.Objects;
  * @param zOrderColumns {@code z_order_columns}, default {@code ["customer_id"]}; empty means
  *     bin-packing only
  * @param vacuumRetentionHours {@code vacuum_retention_hours}, default {@value
- *     #MIN_VACUUM_RETENTION_HOURS}, never below it
+ *     company.data.compactor.model.SafetyLimits#RETENTION_FLOOR_HOURS}, never below it
  * @param vacuumDryRun {@code vacuum_dry_run}, default {@value #DEFAULT_VACUUM_DRY_RUN}
  * @param latencySlaMs {@code latency_sla_ms}, default {@value #DEFAULT_LATENCY_SLA_MS}
  * @param notifySlack {@code notify_slack}, default {@value #DEFAULT_NOTIFY_SLACK}
@@ -59,9 +60,6 @@ public record MaintenanceRequest(
   public static final double DEFAULT_TARGET_FILE_SIZE_MB = 128;
   public static final List<String> DEFAULT_Z_ORDER_COLUMNS = List.of("customer_id");
 
-  /** The retention floor; no input, property or environment variable can lower it. */
-  public static final int MIN_VACUUM_RETENTION_HOURS = 168;
-
   public static final boolean DEFAULT_VACUUM_DRY_RUN = true;
   public static final double DEFAULT_LATENCY_SLA_MS = 150.0;
   public static final boolean DEFAULT_NOTIFY_SLACK = false;
@@ -84,7 +82,7 @@ public record MaintenanceRequest(
         DEFAULT_COMPACTION_RATIO_THRESHOLD_PCT,
         DEFAULT_TARGET_FILE_SIZE_MB,
         DEFAULT_Z_ORDER_COLUMNS,
-        MIN_VACUUM_RETENTION_HOURS,
+        SafetyLimits.RETENTION_FLOOR_HOURS,
         DEFAULT_VACUUM_DRY_RUN,
         DEFAULT_LATENCY_SLA_MS,
         DEFAULT_NOTIFY_SLACK,

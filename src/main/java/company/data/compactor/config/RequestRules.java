@@ -3,6 +3,7 @@ package company.data.compactor.config;
 import company.data.compactor.error.Violation;
 import company.data.compactor.model.Column;
 import company.data.compactor.model.FilterLimits;
+import company.data.compactor.model.SafetyLimits;
 import company.data.compactor.model.TableSchema;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,13 +40,13 @@ public final class RequestRules {
     if (!(request.targetFileSizeMb() > 0)) {
       found.add(violation(InputKey.TARGET_FILE_SIZE_MB, request.targetFileSizeMb(), "must be > 0"));
     }
-    if (request.vacuumRetentionHours() < MaintenanceRequest.MIN_VACUUM_RETENTION_HOURS) {
+    if (request.vacuumRetentionHours() < SafetyLimits.RETENTION_FLOOR_HOURS) {
       found.add(
           violation(
               InputKey.VACUUM_RETENTION_HOURS,
               request.vacuumRetentionHours(),
               "must be >= "
-                  + MaintenanceRequest.MIN_VACUUM_RETENTION_HOURS
+                  + SafetyLimits.RETENTION_FLOOR_HOURS
                   + " (7 days); shorter retention can delete files that readers and time travel"
                   + " still need, and there is no override"));
     }
@@ -56,13 +57,13 @@ public final class RequestRules {
       found.add(
           violation(InputKey.MAX_ZORDER_GROUP_BYTES, request.maxZOrderGroupBytes(), "must be > 0"));
     }
-    if (request.zOrderColumns().size() > MAX_Z_ORDER_COLUMNS) {
+    if (request.zOrderColumns().size() > SafetyLimits.MAX_Z_ORDER_COLUMNS) {
       found.add(
           violation(
               InputKey.Z_ORDER_COLUMNS,
               request.zOrderColumns(),
               "at most "
-                  + MAX_Z_ORDER_COLUMNS
+                  + SafetyLimits.MAX_Z_ORDER_COLUMNS
                   + " columns: each more column halves how well the others cluster"));
     }
     if (request.maxBytesPerRun().isPresent() && request.maxBytesPerRun().getAsLong() <= 0) {
@@ -129,9 +130,6 @@ public final class RequestRules {
     }
     return found;
   }
-
-  /** Z-order takes at most this many columns (see {@code compact.ZOrderKey}). */
-  public static final int MAX_Z_ORDER_COLUMNS = 4;
 
   /** Delta types with an order and min/max statistics: what a Z-order key can be built from. */
   static boolean isOrderable(String deltaType) {

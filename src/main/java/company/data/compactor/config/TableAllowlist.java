@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * {@code allowed_table_prefixes}: the table locations this deployment may maintain. Empty means
- * any. A table is allowed when its canonical location equals a prefix or lies below it, segment by
- * segment ({@code s3://bucket/tables} allows {@code s3://bucket/tables/events} but not {@code
+ * {@code allowed_table_prefixes}: the table locations this deployment may maintain. What an empty
+ * list means is the deployment's choice ({@link Empty}), made in one place (the admission step). A
+ * table is allowed when its canonical location equals a prefix or lies below it, segment by segment
+ * ({@code s3://bucket/tables} allows {@code s3://bucket/tables/events} but not {@code
  * s3://bucket/tables-old/x}). Prefixes and table URIs go through the same parser ({@link
  * TableLocation#parse}), which refuses {@code ..} and the other ambiguous spellings instead of
  * resolving them, so what is checked here is what storage later reads. Checked before any request
@@ -25,8 +26,32 @@ public record TableAllowlist(List<TableLocation> prefixes) {
   /** The environment variable holding comma-separated prefixes. */
   public static final String ENVIRONMENT_VARIABLE = "COMPACTOR_ALLOWED_TABLE_PREFIXES";
 
+  /** What an empty allowlist means. */
+  public enum Empty {
+    /** Any table: a deployment whose callers already hold the table's credentials. */
+    ANY_TABLE,
+    /** No table: a deployment reachable from outside, which fails closed until configured. */
+    NO_TABLE
+  }
+
+  /**
+   * The rule broken by every table when the allowlist is empty and means {@link Empty#NO_TABLE}.
+   */
+  public static final String RULE_NONE_ALLOWED =
+      "no table is allowed: this deployment maintains no tables until the operator sets "
+          + ENVIRONMENT_VARIABLE;
+
+  /** How the rule of a table outside the allowed prefixes begins. */
+  public static final String RULE_NOT_UNDER = "is not under an allowed table prefix";
+
   public TableAllowlist {
     prefixes = List.copyOf(prefixes);
+  }
+
+  /** Whether {@code violation} is the allowlist's (not a broken input rule). */
+  public static boolean isAllowlistViolation(Violation violation) {
+    return violation.rule().equals(RULE_NONE_ALLOWED)
+        || violation.rule().startsWith(RULE_NOT_UNDER);
   }
 
   /**
@@ -55,16 +80,25 @@ public record TableAllowlist(List<TableLocation> prefixes) {
     return new TableAllowlist(given.stream().map(p -> TableLocation.parse(p, workDir)).toList());
   }
 
-  /** Empty when {@code location} is allowed, else the violation naming the allowed prefixes. */
-  public List<Violation> violations(TableLocation location) {
-    if (prefixes.isEmpty() || prefixes.stream().anyMatch(location::isAtOrUnder)) {
+  /**
+   * Empty when {@code location} is allowed, else the violation naming the allowed prefixes; an
+   * empty allowlist means what {@code empty} says.
+   */
+  public List<Violation> violations(TableLocation location, Empty empty) {
+    if (prefixes.isEmpty()) {
+      return empty == Empty.ANY_TABLE
+          ? List.of()
+          : List.of(new Violation(InputKey.TABLE_URI.key(), location.uri(), RULE_NONE_ALLOWED));
+    }
+    if (prefixes.stream().anyMatch(location::isAtOrUnder)) {
       return List.of();
     }
     return List.of(
         new Violation(
             InputKey.TABLE_URI.key(),
             location.uri(),
-            "is not under an allowed table prefix ("
+            RULE_NOT_UNDER
+                + " ("
                 + prefixes.stream().map(TableLocation::uri).collect(Collectors.joining(", "))
                 + "); ask the operator to add it to "
                 + ENVIRONMENT_VARIABLE));

@@ -2,13 +2,12 @@ package company.data.compactor.config;
 
 import company.data.compactor.error.Violation;
 import company.data.compactor.model.TableLocation;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
  * The {@code table_uri} input and the table prefixes of the configuration, read through the one
- * table-location parser ({@link TableLocation#parse}): every broken rule becomes a named violation,
- * and a valid value resolves to its canonical location.
+ * table-location parser ({@link TableLocation#parse}): every broken rule becomes a named violation.
+ * Admission ({@code admission.Admission}) resolves a valid value to its canonical location.
  */
 public final class TableUris {
 
@@ -20,12 +19,5 @@ public final class TableUris {
    */
   static List<Violation> violations(String key, String raw) {
     return TableLocation.refusals(raw).stream().map(rule -> new Violation(key, raw, rule)).toList();
-  }
-
-  /**
-   * The location of a validated request's table; a relative path resolves against {@code workDir}.
-   */
-  public static TableLocation resolve(MaintenanceRequest request, Path workDir) {
-    return TableLocation.parse(request.tableUri(), workDir);
   }
 }

@@ -3,6 +3,7 @@ package company.data.compactor.demo;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.delta.TableWriter;
 import company.data.compactor.error.Errors;
+import company.data.compactor.model.TableKeys;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Storage;
@@ -57,7 +58,12 @@ public final class DemoSeeder {
   private void clearPreviousDemo(TableLocation location) {
     List<StoredObject> existing;
     try {
-      existing = storage.listRecursively(location.uri());
+      // The compactor's own records (the lease this run holds) are not the table's files.
+      String own = location.child(TableKeys.COMPACTOR_DIRECTORY) + "/";
+      existing =
+          storage.listRecursively(location.uri()).stream()
+              .filter(o -> !o.path().startsWith(own))
+              .toList();
     } catch (IOException e) {
       throw Errors.operationFailed("listing " + location + " before seeding the demo table", e);
     }

@@ -1,14 +1,11 @@
 package company.data.compactor.lambda;
 
-import company.data.compactor.config.MaintenanceRequest;
-import company.data.compactor.config.RequestReader;
-import company.data.compactor.config.TableUris;
+import company.data.compactor.admission.Admission;
+import company.data.compactor.admission.AdmittedRun;
+import company.data.compactor.admission.Trigger;
 import company.data.compactor.error.Errors;
-import company.data.compactor.lease.Leases;
-import company.data.compactor.model.TableLocation;
-import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.ReportJson;
-import company.data.compactor.wiring.Wiring;
+import company.data.compactor.wiring.LeasedRuns;
 import io.quarkus.funqy.Funq;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
@@ -25,15 +22,17 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <ul>
  *   <li>an EventBridge scheduled event: maintains every table of {@code
  *       COMPACTOR_SCHEDULED_TABLES}, each isolated (see {@link ScheduledRuns});
- *   <li>a hand-off from the webhook ({@code {"handoff": ...}}): runs the accepted request under the
- *       lease the webhook took, then releases it;
+ *   <li>a hand-off from the webhook ({@code {"handoff": ...}}): admits the accepted request again
+ *       and runs it under the lease the webhook took, then releases it;
  *   <li>a direct invocation: the request's inputs as a JSON object with the design's snake-case
  *       names, e.g. {@code {"demo_mode": true}}; the run takes the table's lease itself.
  * </ul>
  *
- * A run returns the report with the same field names as {@code bin/compactor run --json}. Invalid
- * input fails the invocation with the message naming every broken rule, before anything is touched;
- * so does a table another run holds.
+ * Every run goes through admission ({@link Admission}) and runs under its table's lease with a
+ * heartbeat ({@link LeasedRuns}). A run returns the report with the same field names as {@code
+ * bin/compactor run --json}, {@code lease_release_status} included. Invalid input fails the
+ * invocation with the message naming every broken rule, before anything is touched; so does a table
+ * another run holds.
  */
 public class MaintenanceFunction {
 
@@ -60,15 +59,12 @@ public class MaintenanceFunction {
     Path work = Path.of(workDir).toAbsolutePath();
     Clock clock = Clock.systemUTC();
     if (ScheduledRuns.isScheduledEvent(input)) {
-      Leases leases = Wiring.leases(work, environment, clock);
       return new ScheduledRuns(
               new ScheduledRuns.Parts(
                   environment,
                   work,
-                  leases,
-                  clock,
-                  () -> UUID.randomUUID().toString(),
-                  (location, runId) -> Wiring.pipeline(location, work, environment, runId)))
+                  new LeasedRuns(work, environment, clock),
+                  () -> UUID.randomUUID().toString()))
           .run();
     }
     Optional<Handoff> handoff;
@@ -77,36 +73,19 @@ public class MaintenanceFunction {
     } catch (IllegalArgumentException e) {
       throw Errors.refused("run a hand-off", e.getMessage() + ". Nothing was touched.");
     }
+    Admission admission = Admission.configuredBy(environment, work);
+    LeasedRuns runs = new LeasedRuns(work, environment, clock);
     if (handoff.isPresent()) {
-      return continueHandoff(handoff.get(), environment, work, clock);
+      AdmittedRun run = admission.admit(Trigger.HANDOFF, handoff.get().inputs());
+      return ReportJson.asMap(
+          runs.run(
+              runs.resume(run, handoff.get().lease()),
+              (pipeline, admitted) -> pipeline.run(admitted)));
     }
-    MaintenanceRequest request = RequestReader.read(input);
-    TableLocation location = TableUris.resolve(request, work);
-    String runId = UUID.randomUUID().toString();
-    var pipeline = Wiring.pipeline(location, work, environment, runId);
-    Leases leases = Wiring.leases(work, environment, clock);
-    Leases.Held<MaintenanceReport> held =
-        leases.hold(leases.take(location, runId), () -> pipeline.run(request, location));
-    return ReportJson.asMap(held.value().withLeaseRelease(held.releaseError()));
-  }
-
-  private static Map<String, Object> continueHandoff(
-      Handoff handoff, Map<String, String> environment, Path work, Clock clock) {
-    MaintenanceRequest request = RequestReader.read(handoff.inputs());
-    TableLocation location = TableUris.resolve(request, work);
-    if (!location.uri().equals(handoff.lease().tableUri())) {
-      throw Errors.refused(
-          "run hand-off " + handoff.runId(),
-          "its lease is for "
-              + handoff.lease().tableUri()
-              + " but its request names "
-              + location
-              + ". Nothing was touched.");
-    }
-    var pipeline = Wiring.pipeline(location, work, environment, handoff.runId());
-    Leases.Held<MaintenanceReport> held =
-        Wiring.leases(work, environment, clock)
-            .continueHolding(handoff.lease(), () -> pipeline.run(request, location));
-    return ReportJson.asMap(held.value().withLeaseRelease(held.releaseError()));
+    AdmittedRun run = admission.admit(Trigger.DIRECT_EVENT, input);
+    return ReportJson.asMap(
+        runs.run(
+            runs.take(run, UUID.randomUUID().toString()),
+            (pipeline, admitted) -> pipeline.run(admitted)));
   }
 }

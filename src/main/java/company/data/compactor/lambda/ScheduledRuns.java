@@ -3,36 +3,32 @@ package company.data.compactor.lambda;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.config.MaintenanceRequest;
-import company.data.compactor.config.RequestReader;
-import company.data.compactor.config.TableAllowlist;
-import company.data.compactor.config.TableUris;
+import company.data.compactor.admission.Admission;
+import company.data.compactor.admission.AdmittedRun;
+import company.data.compactor.admission.Trigger;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
-import company.data.compactor.lease.Lease;
-import company.data.compactor.lease.LeaseAttempt;
-import company.data.compactor.lease.Leases;
-import company.data.compactor.model.TableLocation;
-import company.data.compactor.pipeline.MaintenancePipeline;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.ReportJson;
+import company.data.compactor.wiring.LeasedRuns;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
  * The nightly run: maintenance of every table in {@value #TABLES_VARIABLE} (a JSON array of
- * request-input objects, each over the server defaults, see {@link RemoteInputs}), one after the
- * other. Every entry is validated (inputs and allowlist) before any table is touched; then each
- * table runs under its lease and in isolation: a failure is recorded in its outcome and the next
- * table still runs; a table whose lease another run holds is skipped.
+ * request-input objects, each over the server defaults, see {@link
+ * company.data.compactor.admission.RemoteInputs}), one after the other. Every entry is admitted
+ * ({@link Admission}, trigger {@link Trigger#SCHEDULE}) before any table is touched; then each
+ * table runs under its lease ({@link LeasedRuns}) and in isolation: a failure is recorded in its
+ * outcome and the next table still runs; a table whose lease another run holds is skipped. Each
+ * report carries {@code lease_release_status}; a lease that cannot be taken or released is alerted
+ * on Slack when the entry asks for Slack.
  */
 final class ScheduledRuns {
 
@@ -42,17 +38,9 @@ final class ScheduledRuns {
   /** The variable listing the scheduled tables. */
   static final String TABLES_VARIABLE = "COMPACTOR_SCHEDULED_TABLES";
 
-  /** One scheduled table, validated. */
-  record Target(TableLocation location, MaintenanceRequest request) {}
-
   /** What the schedule needs, built by the function per invocation. */
   record Parts(
-      Map<String, String> environment,
-      Path workDir,
-      Leases leases,
-      Clock clock,
-      Supplier<String> runIds,
-      BiFunction<TableLocation, String, MaintenancePipeline> pipelines) {}
+      Map<String, String> environment, Path workDir, LeasedRuns runs, Supplier<String> runIds) {}
 
   private final Parts parts;
 
@@ -67,12 +55,12 @@ final class ScheduledRuns {
   }
 
   /**
-   * The configured tables, every one validated.
+   * The configured tables, every one admitted.
    *
    * @throws CompactorException INVALID_REQUEST naming every problem as {@code tables[i].key}, when
    *     the configuration is missing, malformed, or any entry breaks a rule or the allowlist
    */
-  List<Target> targets() {
+  List<AdmittedRun> targets() {
     String raw = parts.environment().get(TABLES_VARIABLE);
     if (raw == null || raw.isBlank()) {
       throw Errors.invalidRequest(
@@ -95,22 +83,17 @@ final class ScheduledRuns {
       throw Errors.invalidRequest(
           List.of(new Violation(TABLES_VARIABLE, raw, "must list at least one table")));
     }
-    TableAllowlist allowlist =
-        TableAllowlist.parse(
-            parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
+    Admission admission = Admission.configuredBy(parts.environment(), parts.workDir());
     List<Violation> problems = new ArrayList<>();
-    List<Target> targets = new ArrayList<>();
+    List<AdmittedRun> targets = new ArrayList<>();
     for (int i = 0; i < entries.size(); i++) {
       String prefix = "tables[" + i + "].";
       try {
-        MaintenanceRequest request =
-            RequestReader.read(RemoteInputs.merge(parts.environment(), entries.get(i)));
-        TableLocation location = TableUris.resolve(request, parts.workDir());
-        allowlist
-            .violations(location)
-            .forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
-        targets.add(new Target(location, request));
+        targets.add(admission.admit(Trigger.SCHEDULE, entries.get(i)));
       } catch (CompactorException e) {
+        if (!e.isInvalidInput()) {
+          throw e;
+        }
         e.violations()
             .forEach(v -> problems.add(new Violation(prefix + v.key(), v.value(), v.rule())));
       }
@@ -123,13 +106,13 @@ final class ScheduledRuns {
 
   /** Runs every configured table; the result lists each table's outcome in order. */
   Map<String, Object> run() {
-    List<Target> targets = targets();
+    List<AdmittedRun> targets = targets();
     LOG.log(Level.INFO, "schedule: {0} table(s) to maintain", targets.size());
     List<Map<String, Object>> outcomes = new ArrayList<>();
     int succeeded = 0;
     int failed = 0;
     int skipped = 0;
-    for (Target target : targets) {
+    for (AdmittedRun target : targets) {
       Map<String, Object> outcome = runOne(target);
       outcomes.add(outcome);
       switch ((String) outcome.get("status")) {
@@ -154,51 +137,35 @@ final class ScheduledRuns {
     return result;
   }
 
-  private Map<String, Object> runOne(Target target) {
+  private Map<String, Object> runOne(AdmittedRun target) {
     String runId = parts.runIds().get();
     Map<String, Object> outcome = new LinkedHashMap<>();
     outcome.put("table_uri", target.location().uri());
     outcome.put("execution_id", runId);
-    LeaseAttempt attempt;
+    LeasedRuns.Ready ready;
     try {
-      attempt =
-          parts
-              .leases()
-              .store()
-              .tryAcquire(target.location(), runId, parts.clock().instant(), parts.leases().ttl());
+      ready = parts.runs().take(target, runId);
     } catch (CompactorException e) {
-      return failed(outcome, target, e);
-    }
-    if (!attempt.succeeded()) {
-      Lease holder = attempt.heldBy().orElseThrow();
-      LOG.log(
-          Level.INFO,
-          "schedule: table={0} skipped, run {1} holds its lease",
-          target.location(),
-          holder.owner());
+      if (e.kind() != CompactorException.Kind.REFUSED) {
+        return failed(outcome, target, e);
+      }
+      LOG.log(Level.INFO, "schedule: table={0} skipped: {1}", target.location(), e.getMessage());
       outcome.put("status", "skipped");
-      outcome.put("reason", Leases.busy(target.location(), holder).getMessage());
+      outcome.put("reason", e.getMessage());
       return outcome;
     }
-    Lease lease = attempt.acquired().orElseThrow();
     try {
-      MaintenanceReport report =
-          parts
-              .pipelines()
-              .apply(target.location(), runId)
-              .run(target.request(), target.location());
+      MaintenanceReport report = parts.runs().run(ready, (pipeline, run) -> pipeline.run(run));
       outcome.put("status", "succeeded");
       outcome.put("report", ReportJson.asMap(report));
       return outcome;
     } catch (RuntimeException e) {
       return failed(outcome, target, e);
-    } finally {
-      parts.leases().store().release(lease);
     }
   }
 
   private static Map<String, Object> failed(
-      Map<String, Object> outcome, Target target, RuntimeException e) {
+      Map<String, Object> outcome, AdmittedRun target, RuntimeException e) {
     String kind = e instanceof CompactorException ce ? ce.kind().name() : "UNEXPECTED";
     LOG.log(
         Level.ERROR,

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.config.RequestReader;
-import company.data.compactor.config.TableAllowlist;
-import company.data.compactor.config.TableUris;
+import company.data.compactor.admission.Admission;
+import company.data.compactor.admission.AdmittedRun;
+import company.data.compactor.admission.Trigger;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
@@ -27,13 +27,14 @@ import java.util.function.Supplier;
 
 /**
  * The webhook, in order: authenticate (401, no detail), refuse a signed request already received
- * (409 {@code replayed}, see {@link ReplayLedger}), parse and validate the body (400 naming every
- * invalid field; a body that is not one JSON object is a violation of {@code body}), check the
- * table allowlist (403; an empty allowlist allows nothing here; a prefix that is not a valid table
- * location is a configuration error, 500), take the table's lease (409 naming the run that holds
- * it), hand the run to the maintenance function (the lease is released if that fails), answer 202
- * with the run id. Nothing is touched before every check passed. The key and request headers are
- * never logged or echoed.
+ * (409 {@code replayed}, see {@link ReplayLedger}), parse the body and admit it ({@link Admission},
+ * trigger {@link Trigger#WEBHOOK}: 400 naming every invalid field, a body that is not one JSON
+ * object being a violation of {@code body}; 403 when only the table allowlist refuses, and an empty
+ * allowlist allows nothing in this deployment; a prefix that is not a valid table location is a
+ * configuration error, 500), take the table's lease (409 naming the run that holds it), hand the
+ * run to the maintenance function (the lease is released if that fails), answer 202 with the run
+ * id. Nothing is touched before every check passed. The key and request headers are never logged or
+ * echoed.
  */
 final class WebhookHandler {
 
@@ -82,19 +83,9 @@ final class WebhookHandler {
           "this signed request was already received; sign each request with a new timestamp",
           Map.of());
     }
-    Map<String, Object> inputs;
-    TableLocation table;
+    Admission admission;
     try {
-      inputs = RemoteInputs.merge(parts.environment(), bodyInputs(request.body()));
-      table = TableUris.resolve(RequestReader.read(inputs), parts.workDir());
-    } catch (CompactorException e) {
-      return invalid(e);
-    }
-    TableAllowlist allowlist;
-    try {
-      allowlist =
-          TableAllowlist.parse(
-              parts.environment().get(TableAllowlist.ENVIRONMENT_VARIABLE), parts.workDir());
+      admission = Admission.configuredBy(parts.environment(), parts.workDir());
     } catch (CompactorException e) {
       LOG.log(Level.ERROR, "webhook: not configured correctly: {0}", e.getMessage());
       return HttpResponse.error(
@@ -103,19 +94,19 @@ final class WebhookHandler {
           "the webhook is not configured correctly; nothing was started",
           Map.of());
     }
-    if (allowlist.prefixes().isEmpty()) {
-      return HttpResponse.error(
-          403,
-          "forbidden",
-          "this webhook maintains no tables until the operator sets "
-              + TableAllowlist.ENVIRONMENT_VARIABLE,
-          Map.of("table_uri", table.uri()));
+    AdmittedRun run;
+    try {
+      run = admission.admit(Trigger.WEBHOOK, bodyInputs(request.body()));
+    } catch (CompactorException e) {
+      if (Admission.refusedByAllowlistOnly(e)) {
+        Violation outside = e.violations().get(0);
+        return HttpResponse.error(
+            403, "forbidden", outside.describe(), Map.of("table_uri", outside.value()));
+      }
+      return invalid(e);
     }
-    List<Violation> outside = allowlist.violations(table);
-    if (!outside.isEmpty()) {
-      return HttpResponse.error(
-          403, "forbidden", outside.get(0).describe(), Map.of("table_uri", table.uri()));
-    }
+    Map<String, Object> inputs = run.inputs();
+    TableLocation table = run.location();
     String runId = parts.runIds().get();
     LeaseAttempt attempt =
         parts

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * Per-table leases, so that no two runs maintain one table at once. Implementations are atomic
- * across processes: a DynamoDB conditional write in AWS, a file lock locally. Failures of the store
+ * across processes and machines: a DynamoDB conditional write ({@code COMPACTOR_LEASE_TABLE}), or
+ * conditional creates in the table's own storage ({@link TableLeaseStore}). Failures of the store
  * itself are {@link company.data.compactor.error.CompactorException}s of kind OPERATION_FAILED.
  */
 public interface LeaseStore {
@@ -23,6 +24,13 @@ public interface LeaseStore {
    * long as nobody took it over); empty when the lease was released or taken by another run.
    */
   Optional<Lease> renew(Lease lease, Instant now, Duration ttl);
+
+  /**
+   * Whether {@code lease}'s owner still holds its table's lease at {@code now}: the store's current
+   * lease of the table is that owner's, not released and not expired. What fencing asks before each
+   * commit.
+   */
+  boolean holds(Lease lease, Instant now);
 
   /** Gives the lease up if its owner still holds it; does nothing otherwise. */
   void release(Lease lease);

@@ -6,11 +6,17 @@ import company.data.compactor.model.TableLocation;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.Supplier;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
- * Runs work while holding a table's lease, for entry points that start a run themselves (the
- * command line, a direct or scheduled Lambda invocation).
+ * The one lease helper every entry point runs maintenance under: take the table's lease (or
+ * continue the one a webhook took), keep it alive with a heartbeat while the work lasts, let the
+ * work ask before each commit whether it still holds it ({@link LeaseGuard}), and release it
+ * afterwards, reporting a release that failed instead of failing the finished work.
  */
 public final class Leases {
 
@@ -19,12 +25,22 @@ public final class Leases {
   /** Leases outlive the Lambda timeout (15 minutes) so a running invocation never loses one. */
   public static final Duration DEFAULT_TTL = Duration.ofMinutes(20);
 
+  /** The heartbeat renews a held lease this many times per TTL. */
+  public static final int RENEWALS_PER_TTL = 3;
+
+  /**
+   * Attempts to release a lease before the failure is reported (the store's client retries each
+   * too).
+   */
+  public static final int RELEASE_ATTEMPTS = 3;
+
   private final LeaseStore store;
   private final Clock clock;
   private final Duration ttl;
 
   /**
-   * @param ttl how long a lease lasts without renewal; longer than any one run may take
+   * @param ttl how long a lease lasts without renewal; the heartbeat renews it every {@code ttl /
+   *     3}, so a run may last longer
    */
   public Leases(LeaseStore store, Clock clock, Duration ttl) {
     this.store = store;
@@ -43,34 +59,16 @@ public final class Leases {
   }
 
   /**
-   * Attempts to release a lease before the failure is reported (the store's client retries each
-   * too).
+   * What {@link #hold} returns: the work's result; when the lease could not be released, why and
+   * until when it blocks the table; when the run lost the lease while it worked, how.
    */
-  public static final int RELEASE_ATTEMPTS = 3;
-
-  /**
-   * What {@link #hold} returns: the work's result and, when the lease could not be released, why
-   * and until when it blocks the table.
-   */
-  public record Held<T>(T value, java.util.Optional<String> releaseError) {}
-
-  /**
-   * Takes the table's lease for {@code owner}, runs {@code work}, and releases the lease whatever
-   * happens. A failed release is logged and never replaces the work's result or error (it is added
-   * to an error as suppressed).
-   *
-   * @throws company.data.compactor.error.CompactorException REFUSED naming the holder when another
-   *     run holds the table; nothing is touched then
-   */
-  public <T> T holding(TableLocation table, String owner, Supplier<T> work) {
-    return hold(take(table, owner), work).value();
-  }
+  public record Held<T>(T value, Optional<String> releaseError, Optional<String> lost) {}
 
   /**
    * Takes the table's lease for {@code owner}.
    *
-   * @throws company.data.compactor.error.CompactorException REFUSED naming the holder when another
-   *     run holds the table; OPERATION_FAILED when the store fails; nothing is touched then
+   * @throws CompactorException REFUSED naming the holder when another run holds the table;
+   *     OPERATION_FAILED when the store fails; nothing is touched then
    */
   public Lease take(TableLocation table, String owner) {
     LeaseAttempt attempt = store.tryAcquire(table, owner, clock.instant(), ttl);
@@ -86,57 +84,160 @@ public final class Leases {
   }
 
   /**
-   * Runs {@code work} under {@code lease} (taken by {@link #take}) and releases it afterwards,
-   * trying {@value #RELEASE_ATTEMPTS} times. The work's error, if any, is thrown with a release
-   * failure suppressed in it; otherwise the release failure is returned with the result.
+   * Renews a lease the hand-off's sender took for {@code lease.owner()}, so the run can go on under
+   * it.
+   *
+   * @throws CompactorException REFUSED when the lease is no longer held by that owner (released by
+   *     a finished run, or taken over after expiry); nothing is touched then
    */
-  public <T> Held<T> hold(Lease lease, Supplier<T> work) {
+  public Lease resume(Lease lease) {
+    return store
+        .renew(lease, clock.instant(), ttl)
+        .orElseThrow(
+            () ->
+                Errors.refused(
+                    "run maintenance of " + lease.tableUri() + " for run " + lease.owner(),
+                    "that run no longer holds the table's lease (it already finished, or the lease"
+                        + " expired and another run took it). Nothing was touched; trigger a new run."));
+  }
+
+  /**
+   * Runs {@code work} under {@code lease} (from {@link #take} or {@link #resume}): a heartbeat
+   * renews the lease every {@code ttl / 3} while the work lasts, the work gets a {@link LeaseGuard}
+   * to ask before each commit, and the lease is released afterwards, trying {@value
+   * #RELEASE_ATTEMPTS} times. The work's error, if any, is thrown with a release failure suppressed
+   * in it; otherwise the release failure is returned with the result.
+   */
+  public <T> Held<T> hold(Lease lease, Function<LeaseGuard, T> work) {
     T value;
+    Heartbeat heartbeat = new Heartbeat(lease);
     try {
-      value = work.get();
+      value = work.apply(heartbeat);
     } catch (RuntimeException | Error e) {
-      release(lease).ifPresent(error -> e.addSuppressed(new IllegalStateException(error)));
+      heartbeat.stop();
+      release(heartbeat.current())
+          .ifPresent(error -> e.addSuppressed(new IllegalStateException(error)));
       throw e;
     }
-    return new Held<>(value, release(lease));
+    heartbeat.stop();
+    // Released even when lost: a check that failed may have been the store's, and releasing a
+    // lease another run holds does nothing.
+    return new Held<>(value, release(heartbeat.current()), Optional.ofNullable(heartbeat.lost));
   }
 
   /**
-   * Runs {@code work} under a lease the hand-off's sender took for {@code lease.owner()}, renewing
-   * it first and releasing it afterwards (as {@link #hold} does).
-   *
-   * @throws company.data.compactor.error.CompactorException REFUSED when the lease is no longer
-   *     held by that owner (released by a finished run, or taken over after expiry); nothing is
-   *     touched then
+   * Renews the held lease in the background and answers {@link LeaseGuard#assertHeld} from the
+   * store: the lease is lost once a renewal finds another owner, or once a check finds it is no
+   * longer this run's.
    */
-  public <T> T continuing(Lease lease, Supplier<T> work) {
-    return continueHolding(lease, work).value();
-  }
+  private final class Heartbeat implements LeaseGuard {
+    private final ScheduledExecutorService timer;
+    private volatile Lease current;
+    private volatile String lost;
 
-  /**
-   * As {@link #continuing}, returning the release failure with the result, as {@link #hold} does.
-   */
-  public <T> Held<T> continueHolding(Lease lease, Supplier<T> work) {
-    Lease renewed =
-        store
-            .renew(lease, clock.instant(), ttl)
-            .orElseThrow(
-                () ->
-                    Errors.refused(
-                        "run maintenance of " + lease.tableUri() + " for run " + lease.owner(),
-                        "that run no longer holds the table's lease (it already finished, or the lease"
-                            + " expired and another run took it). Nothing was touched; trigger a new run."));
-    return hold(renewed, work);
+    Heartbeat(Lease lease) {
+      this.current = lease;
+      this.timer =
+          Executors.newSingleThreadScheduledExecutor(
+              task -> {
+                Thread thread = new Thread(task, "lease-heartbeat-" + lease.owner());
+                thread.setDaemon(true);
+                return thread;
+              });
+      long period = Math.max(1, ttl.toMillis() / RENEWALS_PER_TTL);
+      timer.scheduleAtFixedRate(this::renew, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    Lease current() {
+      return current;
+    }
+
+    private void renew() {
+      if (lost != null) {
+        return;
+      }
+      try {
+        Optional<Lease> renewed = store.renew(current, clock.instant(), ttl);
+        if (renewed.isPresent()) {
+          current = renewed.get();
+          LOG.log(
+              Level.DEBUG,
+              "lease renewed: table={0} run={1} until={2}",
+              current.tableUri(),
+              current.owner(),
+              current.expiresAt());
+        } else {
+          lose("another run took the table's lease over (it is no longer run " + owner() + "'s)");
+        }
+      } catch (RuntimeException e) {
+        // The next beat tries again; the lease stays valid until it expires.
+        LOG.log(
+            Level.WARNING,
+            "lease renewal failed: table={0} run={1} valid until {2}: {3}",
+            current.tableUri(),
+            current.owner(),
+            current.expiresAt(),
+            e.getMessage());
+      }
+    }
+
+    private String owner() {
+      return current.owner();
+    }
+
+    private void lose(String why) {
+      if (lost == null) {
+        lost = why;
+        LOG.log(
+            Level.WARNING,
+            "lease lost: table={0} run={1}: {2}",
+            current.tableUri(),
+            current.owner(),
+            why);
+      }
+    }
+
+    @Override
+    public void assertHeld() {
+      if (lost == null) {
+        try {
+          if (!store.holds(current, clock.instant())) {
+            lose(
+                "the table's lease is no longer run "
+                    + owner()
+                    + "'s (it expired and another run took it over, or was released)");
+          }
+        } catch (CompactorException e) {
+          lose("the table's lease could not be confirmed: " + e.getMessage());
+        }
+      }
+      if (lost != null) {
+        throw Errors.refused(
+            "commit to " + current.tableUri() + " for run " + owner(),
+            lost
+                + ". The run stops before its next commit (fenced); files it wrote for"
+                + " uncommitted partitions are deleted, committed partitions stay.");
+      }
+    }
+
+    void stop() {
+      timer.shutdownNow();
+      try {
+        timer.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Releases {@code lease}, retrying; the failure, if every attempt failed, in words. */
-  private java.util.Optional<String> release(Lease lease) {
+  private Optional<String> release(Lease lease) {
     String last = null;
     for (int attempt = 1; attempt <= RELEASE_ATTEMPTS; attempt++) {
       try {
         store.release(lease);
         LOG.log(Level.INFO, "lease released: table={0} run={1}", lease.tableUri(), lease.owner());
-        return java.util.Optional.empty();
+        return Optional.empty();
       } catch (CompactorException e) {
         last = e.getMessage();
         LOG.log(
@@ -163,7 +264,7 @@ public final class Leases {
             + store.describe()
             + ")";
     LOG.log(Level.WARNING, "lease not released: run={0}: {1}", lease.owner(), error);
-    return java.util.Optional.of(error);
+    return Optional.of(error);
   }
 
   private static void pause(Duration wait) {

@@ -14,6 +14,12 @@ import java.util.Locale;
  */
 public final class TableKeys {
 
+  /**
+   * The hidden directory below a table root where the compactor keeps its own records (leases). Its
+   * {@code _} prefix hides it from Delta readers and every vacuum; demo seeding keeps it.
+   */
+  public static final String COMPACTOR_DIRECTORY = "_compactor";
+
   /** Readable part of a slug is cut here; the hash keeps it unique. */
   static final int MAX_READABLE_CHARS = 120;
 

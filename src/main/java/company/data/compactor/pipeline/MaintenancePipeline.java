@@ -1,5 +1,6 @@
 package company.data.compactor.pipeline;
 
+import company.data.compactor.admission.AdmittedRun;
 import company.data.compactor.compact.CompactionOptions;
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionPlanner;
@@ -33,7 +34,9 @@ import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.MaintenanceReport;
+import company.data.compactor.report.RunState;
 import company.data.compactor.report.StepOutcome;
+import company.data.compactor.report.SweepReport;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
 import company.data.compactor.vacuum.Retention;
@@ -48,9 +51,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One maintenance run, in the design's order: validate, seed the demo (when asked), inspect, probe
- * read latency, plan and execute compaction, probe again, vacuum (dry run by default), report.
- * Depends on ports only.
+ * One maintenance run, in the design's order: validate, seed the demo (when asked), sweep what
+ * killed runs left behind, inspect, probe read latency, plan and execute compaction, probe again,
+ * vacuum (dry run by default), report. Depends on ports only.
  */
 public final class MaintenancePipeline {
 
@@ -63,17 +66,19 @@ public final class MaintenancePipeline {
   }
 
   /**
-   * Runs maintenance on the table at {@code location} and records the report in telemetry.
+   * Runs maintenance on the admitted table and records the report in telemetry. The request's own
+   * rules were checked by admission; what needs the table is checked here, once it is read.
    *
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST (nothing touched) when
-   *     the request breaks a rule, including z-order columns or a partition filter the table does
-   *     not fit; UNSUPPORTED_TABLE (nothing written) for table features the rewrite path does not
-   *     handle; other kinds when the work fails
+   *     the request does not fit the table (z-order columns, the partition filter);
+   *     UNSUPPORTED_TABLE (nothing written) for table features the rewrite path does not handle;
+   *     other kinds when the work fails
    */
-  public MaintenanceReport run(MaintenanceRequest request, TableLocation location) {
+  public MaintenanceReport run(AdmittedRun run) {
+    MaintenanceRequest request = run.request();
+    TableLocation location = run.location();
     Instant started = ports.clock().instant();
     String executionId = ports.executionIds().get();
-    refuseIfInvalid(RequestRules.violations(request));
     try {
       return runValid(request, location, started, executionId);
     } catch (RuntimeException e) {
@@ -87,7 +92,7 @@ public final class MaintenancePipeline {
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {
       // The demo schema is known before seeding, so a bad input touches nothing.
-      refuseIfInvalid(tableViolations(request, DemoTable.SCHEMA));
+      tableChecked(request, DemoTable.SCHEMA);
       long version = ports.demoSeeder().seed(location);
       steps.add(
           StepOutcome.done(
@@ -102,15 +107,16 @@ public final class MaintenancePipeline {
       steps.add(StepOutcome.skipped("seed", "demo_mode is false"));
     }
     TableSnapshot snapshot = ports.tables().loadLatest(location);
-    refuseIfInvalid(tableViolations(request, snapshot.schema()));
+    PartitionFilter filter = tableChecked(request, snapshot.schema());
     // A retention property the vacuum step would refuse stops the run before compaction writes.
     Retention.effective(request.vacuumRetentionHours(), snapshot.properties());
+    SweepReport sweep = sweep(location);
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
     List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());
     List<String> probeFailures = new ArrayList<>();
     ProbeResult pre = probe(snapshot, probed, "before", probeFailures);
-    CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, snapshot.schema()));
+    CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, filter));
     CompactionReport compaction;
     if (plan.isEmpty()) {
       LOG.log(
@@ -151,8 +157,11 @@ public final class MaintenancePipeline {
                 "probe",
                 "advisory read-latency probe failed, maintenance went on: "
                     + String.join("; ", probeFailures)));
-    VacuumReport vacuum = vacuum(request, latest, steps);
-    LogCleanupReport logs = logCleanup(request, latest, steps);
+    VacuumReport vacuum =
+        compaction.fenced()
+            ? skipVacuum(steps, "it lost the table's lease during compaction")
+            : vacuum(request, latest, steps);
+    LogCleanupReport logs = compaction.fenced() ? null : logCleanup(request, latest, steps);
     FileSizeHistogram sizes =
         FileSizeHistogram.of(
             snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
@@ -160,24 +169,26 @@ public final class MaintenancePipeline {
         compaction.compacted() && !request.zOrderColumns().isEmpty()
             ? ReportSections.zOrderSkipping(request.zOrderColumns(), snapshot, latest, compaction)
             : null;
-    MaintenanceReport report =
-        deliver(
-            request,
-            report(
-                    "run",
-                    executionId,
-                    started,
-                    request,
-                    location,
-                    health,
-                    latency,
-                    compaction,
-                    vacuum,
-                    sizes,
-                    DeliveryReport.none(),
-                    steps)
-                .withZOrderSkipping(skipping)
-                .withLogCleanup(logs, Summaries.logCleanup(logs)));
+    MaintenanceReport built =
+        report(
+                "run",
+                executionId,
+                started,
+                request,
+                location,
+                health,
+                latency,
+                compaction,
+                vacuum,
+                sizes,
+                DeliveryReport.none(),
+                steps)
+            .withZOrderSkipping(skipping)
+            .withSweep(sweep);
+    if (logs != null) {
+      built = built.withLogCleanup(logs, Summaries.logCleanup(logs));
+    }
+    MaintenanceReport report = deliver(request, built);
     return recorded(request, report);
   }
 
@@ -281,12 +292,12 @@ public final class MaintenancePipeline {
    * Plans compaction of the table at {@code location} without rewriting anything or recording
    * telemetry; {@code demo_mode} is ignored.
    */
-  public MaintenanceReport planOnly(MaintenanceRequest request, TableLocation location) {
-    ReadOnlyStart start = startReadOnly(request, location);
-    refuseIfInvalid(tableViolations(start.request(), start.snapshot().schema()));
+  public MaintenanceReport planOnly(AdmittedRun run) {
+    TableLocation location = run.location();
+    ReadOnlyStart start = startReadOnly(run);
+    PartitionFilter filter = tableChecked(start.request(), start.snapshot().schema());
     CompactionPlan plan =
-        CompactionPlanner.plan(
-            start.snapshot(), options(start.request(), start.snapshot().schema()));
+        CompactionPlanner.plan(start.snapshot(), options(start.request(), filter));
     List<StepOutcome> steps =
         List.of(
             inspected(start.health()),
@@ -306,8 +317,9 @@ public final class MaintenancePipeline {
    * Inspects the table at {@code location} without changing anything or recording telemetry; {@code
    * demo_mode} is ignored.
    */
-  public MaintenanceReport inspectOnly(MaintenanceRequest request, TableLocation location) {
-    ReadOnlyStart start = startReadOnly(request, location);
+  public MaintenanceReport inspectOnly(AdmittedRun run) {
+    TableLocation location = run.location();
+    ReadOnlyStart start = startReadOnly(run);
     return report("inspect", start, location, null, null, null, List.of(inspected(start.health())));
   }
 
@@ -315,20 +327,25 @@ public final class MaintenancePipeline {
    * Runs only the vacuum step on the table at {@code location} ({@code demo_mode} ignored) and
    * records the report in telemetry.
    */
-  public MaintenanceReport vacuumOnly(MaintenanceRequest request, TableLocation location) {
-    ReadOnlyStart start = startReadOnly(request, location);
+  public MaintenanceReport vacuumOnly(AdmittedRun run) {
+    TableLocation location = run.location();
+    ReadOnlyStart start = startReadOnly(run);
+    SweepReport sweep = sweep(location);
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     VacuumReport vacuum = vacuum(start.request(), start.snapshot(), steps);
-    return recorded(start.request(), report("vacuum", start, location, null, null, vacuum, steps));
+    return recorded(
+        start.request(),
+        report("vacuum", start, location, null, null, vacuum, steps).withSweep(sweep));
   }
 
   /**
    * Runs only the log hygiene step (checkpoint when due, expired log files; dry run unless {@code
-   * vacuum_dry_run} is false) on the table at {@code location} ({@code demo_mode} ignored) and
-   * records the report in telemetry.
+   * vacuum_dry_run} is false) on the admitted table ({@code demo_mode} ignored) and records the
+   * report in telemetry.
    */
-  public MaintenanceReport cleanupLogOnly(MaintenanceRequest request, TableLocation location) {
-    ReadOnlyStart start = startReadOnly(request, location);
+  public MaintenanceReport cleanupLogOnly(AdmittedRun run) {
+    TableLocation location = run.location();
+    ReadOnlyStart start = startReadOnly(run);
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     LogCleanupReport logs = logCleanup(start.request(), start.snapshot(), steps);
     return recorded(
@@ -337,10 +354,7 @@ public final class MaintenancePipeline {
             .withLogCleanup(logs, Summaries.logCleanup(logs)));
   }
 
-  /**
-   * What the single-step commands share: the request without demo mode, validated, and the table
-   * inspected.
-   */
+  /** What the single-step commands share: the request without demo mode, the table inspected. */
   private record ReadOnlyStart(
       Instant started,
       String executionId,
@@ -348,12 +362,11 @@ public final class MaintenancePipeline {
       TableSnapshot snapshot,
       TableHealth health) {}
 
-  private ReadOnlyStart startReadOnly(MaintenanceRequest request, TableLocation location) {
+  private ReadOnlyStart startReadOnly(AdmittedRun run) {
     Instant started = ports.clock().instant();
     String executionId = ports.executionIds().get();
-    MaintenanceRequest readOnly = request.withoutDemo();
-    refuseIfInvalid(RequestRules.violations(readOnly));
-    TableSnapshot snapshot = ports.tables().loadLatest(location);
+    MaintenanceRequest readOnly = run.request().withoutDemo();
+    TableSnapshot snapshot = ports.tables().loadLatest(run.location());
     return new ReadOnlyStart(started, executionId, readOnly, snapshot, inspect(readOnly, snapshot));
   }
 
@@ -387,6 +400,11 @@ public final class MaintenancePipeline {
   private VacuumReport vacuum(
       MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     refuseUnsupportedFeatures(snapshot, "vacuum");
+    try {
+      ports.leaseGuard().assertHeld();
+    } catch (CompactorException e) {
+      return skipVacuum(steps, e.getMessage());
+    }
     VacuumMode mode = VacuumMode.valueOf(request.vacuumMode().toUpperCase(Locale.ROOT));
     VacuumResult result =
         ports
@@ -427,6 +445,22 @@ public final class MaintenancePipeline {
             ? StepOutcome.skipped("cleanup-log", Summaries.logCleanup(report))
             : StepOutcome.done("cleanup-log", Summaries.logCleanup(report)));
     return report;
+  }
+
+  /** Vacuum not run because the run lost its lease ({@code why}): nothing deleted or committed. */
+  private static VacuumReport skipVacuum(List<StepOutcome> steps, String why) {
+    LOG.log(Level.WARNING, "vacuum skipped: {0}", why);
+    steps.add(StepOutcome.failed("vacuum", RunState.VACUUM_FENCED + why));
+    return null;
+  }
+
+  /**
+   * Removes what killed runs left behind (stale scratch, our old temporary objects in the table)
+   * before this run's work; housekeeping that never fails the run (see {@link
+   * company.data.compactor.sweep.Sweeper}).
+   */
+  private SweepReport sweep(TableLocation location) {
+    return ReportSections.sweep(ports.sweeper().sweep(location));
   }
 
   /**
@@ -551,30 +585,37 @@ public final class MaintenancePipeline {
     return "no partition has two adjacent small files that fit one target-size output";
   }
 
-  private static CompactionOptions options(MaintenanceRequest request, TableSchema schema) {
+  private static CompactionOptions options(MaintenanceRequest request, PartitionFilter filter) {
     return new CompactionOptions(
         ByteSizes.mbToBytes(request.smallFileThresholdMb()),
         request.compactionRatioThresholdPct(),
         ByteSizes.mbToBytes(request.targetFileSizeMb()),
         CompactionOptions.defaultMaxBinBytes(ByteSizes.mbToBytes(request.targetFileSizeMb())),
-        PartitionFilter.parse(request.partitionFilter(), schema),
+        filter,
         request.maxBytesPerRun(),
         request.zOrderColumns().isEmpty() ? Layout.BIN_PACK : Layout.Z_ORDER,
         request.zOrderColumns(),
         request.maxZOrderGroupBytes());
   }
 
-  /** Rules that need the table's schema: z-order columns and the partition filter. */
-  private static List<Violation> tableViolations(MaintenanceRequest request, TableSchema schema) {
+  /**
+   * Checks the rules that need the table's schema (z-order columns, the partition filter) and
+   * returns the filter, parsed once.
+   *
+   * @throws CompactorException INVALID_REQUEST naming every broken rule; nothing touched
+   */
+  private static PartitionFilter tableChecked(MaintenanceRequest request, TableSchema schema) {
     List<Violation> found = new ArrayList<>(RequestRules.violationsAgainst(request, schema));
+    PartitionFilter filter = null;
     try {
-      PartitionFilter.parse(request.partitionFilter(), schema);
+      filter = PartitionFilter.parse(request.partitionFilter(), schema);
     } catch (IllegalArgumentException e) {
       found.add(
           new Violation(
               InputKey.PARTITION_FILTER.key(), request.partitionFilter(), e.getMessage()));
     }
-    return found;
+    refuseIfInvalid(found);
+    return filter;
   }
 
   private static void refuseUnsupportedFeatures(TableSnapshot snapshot, String step) {
@@ -657,7 +698,8 @@ public final class MaintenancePipeline {
         sizes,
         delivery,
         steps,
-        Summaries.of(location, health, latency, compaction, vacuum, steps, request));
+        Summaries.of(location, health, latency, compaction, vacuum, steps, request),
+        null);
   }
 
   private static Map<String, Object> inputs(MaintenanceRequest request, TableLocation location) {

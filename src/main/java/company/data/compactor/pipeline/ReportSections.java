@@ -22,8 +22,10 @@ import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.PartitionReport;
 import company.data.compactor.report.PlanPartitionReport;
 import company.data.compactor.report.PlanReport;
+import company.data.compactor.report.SweepReport;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
+import company.data.compactor.sweep.SweepResult;
 import company.data.compactor.vacuum.VacuumCandidate;
 import company.data.compactor.vacuum.VacuumPlan;
 import company.data.compactor.vacuum.VacuumResult;
@@ -220,6 +222,21 @@ final class ReportSections {
         post == null ? null : post.bytes(),
         pre.result(),
         post == null ? null : post.result());
+  }
+
+  static SweepReport sweep(SweepResult result) {
+    return new SweepReport(
+        result.failure().isPresent() ? "failed" : "done",
+        result.scratchCutoff().toString(),
+        result.scratchDirsSwept(),
+        result.scratchBytesSwept(),
+        result.scratchDirsInUse(),
+        result.scratchDirsKeptYoung(),
+        result.temporaryObjectCutoff().toString(),
+        result.temporaryObjectsSwept(),
+        result.temporaryObjectBytesSwept(),
+        result.temporaryObjectsKeptYoung(),
+        result.failure().orElse(null));
   }
 
   static VacuumReport vacuum(VacuumResult result) {

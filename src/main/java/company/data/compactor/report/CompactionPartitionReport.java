@@ -7,7 +7,8 @@ import java.util.List;
  *
  * @param partition label
  * @param partitionValues the partition's values (column to raw value, NULL as null): its identity
- * @param status {@code committed}, {@code conflicted} or {@code verification_failed}
+ * @param status {@code committed}, {@code conflicted}, {@code verification_failed} or {@code
+ *     fenced} (the run lost its table's lease before this partition's commit)
  * @param committedVersion the commit's version, null when not committed
  * @param filesRemoved inputs replaced
  * @param filesAdded outputs written

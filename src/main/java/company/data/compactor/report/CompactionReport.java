@@ -47,4 +47,12 @@ public record CompactionReport(
   public CompactionReport {
     compactionPartitions = List.copyOf(compactionPartitions);
   }
+
+  /** Status of a partition not committed because the run lost its table's lease. */
+  public static final String FENCED = "fenced";
+
+  /** Whether the run lost its table's lease during compaction and stopped committing. */
+  public boolean fenced() {
+    return compactionPartitions.stream().anyMatch(p -> p.status().equals(FENCED));
+  }
 }

@@ -13,10 +13,11 @@ package company.data.compactor.report;
  * @param telemetryStatus {@code recorded} (the stored record carries this value), {@code failed},
  *     or {@code pending} before the write
  * @param telemetryError why telemetry could not be recorded, null otherwise
- * @param leaseReleaseStatus {@code released} or {@code failed} for runs that held a lease, null for
- *     runs without one (and in the stored record, written before the release)
+ * @param leaseReleaseStatus {@code released}, {@code failed} or {@code lost} (another run took the
+ *     lease over while this one worked: it was fenced) for runs that held a lease, null for runs
+ *     without one (and in the stored record, written before the release)
  * @param leaseReleaseError why the lease could not be released and until when it blocks the table,
- *     null otherwise
+ *     or how it was lost; null otherwise
  */
 public record DeliveryReport(
     String htmlReportUri,

@@ -42,6 +42,8 @@ import java.util.Map;
  *     {@code plan} and {@code inspect}
  * @param steps what each step of the run did
  * @param summary a short human summary
+ * @param sweep what the run's sweep removed of earlier, killed runs (an object of its own); null
+ *     for {@code plan} and {@code inspect}, which do not sweep
  */
 public record MaintenanceReport(
     int schemaVersion,
@@ -70,7 +72,8 @@ public record MaintenanceReport(
     FileSizeHistogram fileSizeHistogram,
     @JsonUnwrapped DeliveryReport delivery,
     List<StepOutcome> steps,
-    String summary) {
+    String summary,
+    SweepReport sweep) {
 
   /** The current {@code schema_version}. */
   public static final int SCHEMA_VERSION = 1;
@@ -110,7 +113,8 @@ public record MaintenanceReport(
         fileSizeHistogram,
         delivery,
         steps,
-        summary);
+        summary,
+        sweep);
   }
 
   /**
@@ -145,22 +149,60 @@ public record MaintenanceReport(
         fileSizeHistogram,
         delivery,
         steps,
-        summary + " " + sentence);
+        summary + " " + sentence,
+        sweep);
   }
 
   /**
-   * This report with the outcome of releasing the run's lease: {@code released}, or {@code failed}
-   * with {@code error}; unchanged for reports without a delivery section ({@code plan}, {@code
-   * inspect}).
+   * This report with what became of the run's lease: {@code failed} with {@code releaseError} when
+   * it could not be released, else {@code lost} with {@code lost} when another run took it over
+   * while this one worked (the run was fenced), else {@code released}; unchanged for reports
+   * without a delivery section ({@code plan}, {@code inspect}).
    */
-  public MaintenanceReport withLeaseRelease(java.util.Optional<String> error) {
+  public MaintenanceReport withLeaseOutcome(
+      java.util.Optional<String> releaseError, java.util.Optional<String> lost) {
     if (delivery == null) {
       return this;
     }
+    if (releaseError.isPresent()) {
+      return withDelivery(delivery.withLeaseRelease("failed", releaseError.get()));
+    }
     return withDelivery(
-        error
-            .map(e -> delivery.withLeaseRelease("failed", e))
+        lost.map(why -> delivery.withLeaseRelease("lost", why))
             .orElseGet(() -> delivery.withLeaseRelease("released", null)));
+  }
+
+  /** This report with {@code sweep} in place of its own. */
+  public MaintenanceReport withSweep(SweepReport sweep) {
+    return new MaintenanceReport(
+        schemaVersion,
+        executionId,
+        command,
+        evaluatedAt,
+        durationMs,
+        tableUri,
+        tableVersion,
+        demoMode,
+        inputs,
+        totalFiles,
+        totalSmallFiles,
+        smallFileRatioPct,
+        avgFileSizeMb,
+        totalSizeMb,
+        totalRows,
+        filesWithoutStats,
+        compactionRequired,
+        partitions,
+        latency,
+        compaction,
+        vacuum,
+        logCleanup,
+        zorderSkipping,
+        fileSizeHistogram,
+        delivery,
+        steps,
+        summary,
+        sweep);
   }
 
   /** This report with {@code delivery} in place of its own. */
@@ -192,6 +234,7 @@ public record MaintenanceReport(
         fileSizeHistogram,
         delivery,
         steps,
-        summary);
+        summary,
+        sweep);
   }
 }

@@ -29,8 +29,11 @@ import java.util.stream.Stream;
  */
 public final class LocalStorage implements Storage {
 
-  /** Temporary files this class writes start with this, so listings and vacuum can skip them. */
-  static final String TEMP_PREFIX = ".compactor-tmp-";
+  /**
+   * Temporary files this class writes start with this, so listings and vacuum can skip them; the
+   * sweep at the start of a run deletes those a killed run left, once older than 168 hours.
+   */
+  public static final String TEMP_PREFIX = ".compactor-tmp-";
 
   /** The local path of a storage path. */
   public static Path toPath(String path) {

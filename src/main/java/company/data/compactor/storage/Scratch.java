@@ -3,31 +3,79 @@ package company.data.compactor.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A local working directory owned by one run: created fresh under a root (never shared by two runs)
- * and deleted with everything in it on {@link #close()}, on success and on failure.
+ * A local working directory owned by one run: created fresh under a root as {@code
+ * <root>/run-<uuid>} (never shared by two runs) and deleted with everything in it on {@link
+ * #close()}, on success and on failure.
+ *
+ * <p>For its whole life the directory holds an OS file lock ({@link FileChannel#tryLock()}) on
+ * {@value #LOCK_FILE} inside it. The operating system drops the lock when the process dies, however
+ * it dies ({@code kill -9} included), so a directory whose lock can be taken belongs to no live
+ * process: that is how a later run's sweep tells a killed run's leftovers from a live run's scratch
+ * ({@link #lockIfAbandoned}).
  */
 public final class Scratch implements AutoCloseable {
 
-  private final Path dir;
+  /** Every scratch directory's name starts with this. */
+  public static final String RUN_PREFIX = "run-";
 
-  private Scratch(Path dir) {
+  /** The file inside each scratch directory whose OS lock says "in use". */
+  public static final String LOCK_FILE = ".scratch.lock";
+
+  private final Path dir;
+  private final FileChannel lockChannel;
+
+  private Scratch(Path dir, FileChannel lockChannel) {
     this.dir = dir;
+    this.lockChannel = lockChannel;
   }
 
-  /** Creates {@code <root>/run-<uuid>}. */
+  /**
+   * Creates {@code <root>/run-<uuid>} and locks it for as long as this scratch is open.
+   *
+   * @throws UncheckedIOException when the directory or its lock cannot be created
+   */
   public static Scratch create(Path root) {
+    Path dir = null;
     try {
       Files.createDirectories(root);
-      return new Scratch(Files.createDirectory(root.resolve("run-" + UUID.randomUUID())));
+      dir = Files.createDirectory(root.resolve(RUN_PREFIX + UUID.randomUUID()));
+      FileChannel channel =
+          FileChannel.open(
+              dir.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      try {
+        // A fresh file nobody else knows of: the lock is always free.
+        if (channel.tryLock() == null) {
+          throw new IOException("the lock of a new scratch directory was held: " + dir);
+        }
+      } catch (IOException | RuntimeException e) {
+        channel.close();
+        throw e;
+      }
+      return new Scratch(dir, channel);
     } catch (IOException e) {
+      if (dir != null) {
+        try {
+          deleteTree(dir);
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
       throw new UncheckedIOException("cannot create a scratch directory under " + root, e);
     }
   }
@@ -59,25 +107,117 @@ public final class Scratch implements AutoCloseable {
     return target;
   }
 
-  /** Deletes the directory and everything in it. */
+  /** Deletes the directory and everything in it, then gives up its lock. */
   @Override
   public void close() {
     try {
+      // Deleted while still locked, so no sweep can take the directory for abandoned meanwhile.
       deleteTree(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete scratch directory " + dir, e);
+    } finally {
+      try {
+        lockChannel.close();
+      } catch (IOException e) {
+        // Closing a lock file's channel only releases the lock; the directory is gone already.
+        throw new UncheckedIOException("cannot release the lock of scratch directory " + dir, e);
+      }
     }
   }
 
-  /** Deletes {@code dir} and everything in it; nothing when it does not exist. */
-  public static void deleteTree(Path dir) throws IOException {
+  /**
+   * A scratch directory's lock, taken by a sweep: while it is held, no process uses the directory.
+   * Closing it releases the lock.
+   */
+  public static final class AbandonedLock implements AutoCloseable {
+    private final FileChannel channel;
+
+    private AbandonedLock(FileChannel channel) {
+      this.channel = channel;
+    }
+
+    @Override
+    public void close() throws IOException {
+      channel.close();
+    }
+  }
+
+  /**
+   * Takes the lock of the scratch directory {@code dir} when no live process holds it: the process
+   * that made it has finished or died. Empty while a process (this one included) still holds it, or
+   * when the directory is gone. A directory without a lock file (made before scratch directories
+   * were locked, or by a run killed between creating it and locking it) gets one and counts as
+   * abandoned when that lock is free.
+   *
+   * @throws IOException when the lock file cannot be opened for another reason
+   */
+  public static Optional<AbandonedLock> lockIfAbandoned(Path dir) throws IOException {
+    FileChannel channel;
+    try {
+      channel =
+          FileChannel.open(
+              dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      // A scratch directory of this very process (the OS lock is per process).
+      lock = null;
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+    if (lock == null) {
+      channel.close();
+      return Optional.empty();
+    }
+    return Optional.of(new AbandonedLock(channel));
+  }
+
+  /**
+   * Deletes {@code dir} and everything in it; nothing when it does not exist. Files that vanish
+   * meanwhile (deleted by someone else) are not an error.
+   *
+   * @return the bytes of the regular files deleted
+   */
+  public static long deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
-      return;
+      return 0;
     }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
+    AtomicLong bytes = new AtomicLong();
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            if (Files.deleteIfExists(file) && attrs.isRegularFile()) {
+              bytes.addAndGet(attrs.size());
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
+
+          @Override
+          public FileVisitResult postVisitDirectory(Path directory, IOException e)
+              throws IOException {
+            if (e != null && !(e instanceof NoSuchFileException)) {
+              throw e;
+            }
+            Files.deleteIfExists(directory);
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    return bytes.get();
   }
 }

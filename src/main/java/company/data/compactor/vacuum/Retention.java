@@ -1,6 +1,7 @@
 package company.data.compactor.vacuum;
 
 import company.data.compactor.error.Errors;
+import company.data.compactor.model.SafetyLimits;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.Optional;
 public record Retention(Duration duration, String source) {
 
   /** The floor nothing can lower. */
-  public static final Duration FLOOR = Duration.ofHours(168);
+  public static final Duration FLOOR = Duration.ofHours(SafetyLimits.RETENTION_FLOOR_HOURS);
 
   /**
    * The longest retention: {@code Long.MAX_VALUE} microseconds (about 292,000 years), the most a

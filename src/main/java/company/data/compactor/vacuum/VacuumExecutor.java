@@ -156,6 +156,30 @@ public final class VacuumExecutor {
   }
 
   /**
+   * The paths of a batch that still really lie under the root at delete time: a directory replaced
+   * by a symbolic link since the plan was made (local disk) is not followed. Paths that are not
+   * behind a link (every path on S3) are kept without a request.
+   */
+  private List<String> stillInside(
+      TableLocation location, TableLocation realRoot, List<String> batch) throws IOException {
+    List<String> kept = new ArrayList<>(batch.size());
+    for (String path : batch) {
+      String real = storage.realPath(path);
+      if (real.equals(path) || realRoot.contains(real)) {
+        kept.add(path);
+      } else {
+        LOG.log(
+            Level.WARNING,
+            "vacuum skips a file now behind a symbolic link: table={0} path={1} real_path={2}",
+            location,
+            path,
+            real);
+      }
+    }
+    return kept;
+  }
+
+  /**
    * Deletes {@code paths} in batches of {@value #DELETE_BATCH}, {@value #PARALLEL_DELETES} batches
    * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. On a
    * failure the batches not yet started are cancelled and the error says how many were deleted.
@@ -164,6 +188,9 @@ public final class VacuumExecutor {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
     AtomicInteger deleted = new AtomicInteger();
     try {
+      TableLocation realRoot =
+          new TableLocation(
+              TableLocation.canonicalPath(storage.realPath(snapshot.location().uri())));
       List<Future<Void>> batches = new ArrayList<>();
       for (int from = 0; from < paths.size(); from += DELETE_BATCH) {
         List<String> batch = paths.subList(from, Math.min(paths.size(), from + DELETE_BATCH));
@@ -171,7 +198,8 @@ public final class VacuumExecutor {
             pool.submit(
                 (Callable<Void>)
                     () -> {
-                      int count = storage.deleteAll(batch);
+                      int count =
+                          storage.deleteAll(stillInside(snapshot.location(), realRoot, batch));
                       int done = deleted.addAndGet(count);
                       if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
                           && done < paths.size()) {
@@ -197,6 +225,8 @@ public final class VacuumExecutor {
               + deleted.get()
               + " deleted so far)",
           e.getCause());
+    } catch (IOException e) {
+      throw Errors.operationFailed("resolving the real root of " + snapshot.location(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw Errors.operationFailed(

@@ -3,7 +3,6 @@ package company.data.compactor.wiring;
 import company.data.compactor.aws.AwsClients;
 import company.data.compactor.compact.exec.CompactionExecutor;
 import company.data.compactor.compact.exec.RewriteSettings;
-import company.data.compactor.config.TableAllowlist;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
@@ -12,11 +11,12 @@ import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
-import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.FileReplayLedger;
+import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.lease.LeaseStore;
 import company.data.compactor.lease.Leases;
 import company.data.compactor.lease.ReplayLedger;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
 import company.data.compactor.lease.dynamodb.DynamoDbReplayLedger;
 import company.data.compactor.loghygiene.LogCleanupExecutor;
@@ -38,9 +38,12 @@ import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.s3.S3Clients;
 import company.data.compactor.storage.s3.S3Storage;
+import company.data.compactor.sweep.SweepPolicy;
+import company.data.compactor.sweep.Sweeper;
 import company.data.compactor.telemetry.JsonLinesTelemetrySink;
 import company.data.compactor.telemetry.TelemetryStore;
 import company.data.compactor.telemetry.dynamodb.DynamoDbTelemetrySink;
+import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumExecutor;
 import company.data.compactor.vacuum.VacuumPlanner;
 import java.net.URI;
@@ -135,34 +138,26 @@ public final class Wiring {
   }
 
   /**
-   * Refuses a table outside {@code COMPACTOR_ALLOWED_TABLE_PREFIXES} before anything is built or
-   * requested.
-   *
-   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST naming the prefixes
-   */
-  public static void checkAllowed(
-      TableLocation location, Path workDir, Map<String, String> environment) {
-    List<Violation> violations =
-        TableAllowlist.parse(environment.get(TableAllowlist.ENVIRONMENT_VARIABLE), workDir)
-            .violations(location);
-    if (!violations.isEmpty()) {
-      throw Errors.invalidRequest(violations);
-    }
-  }
-
-  /**
-   * The pipeline for one table: kernel over the location's storage, DuckDB bounded by {@link
+   * The pipeline for one admitted table (see {@code admission.Admission}), for work that holds no
+   * lease (the read-only commands): kernel over the location's storage, DuckDB bounded by {@link
    * #rewriteSettings}, telemetry appended as JSON lines under {@code workDir}.
    */
   public static MaintenancePipeline pipeline(
       TableLocation location, Path workDir, Map<String, String> environment) {
-    return pipeline(location, workDir, environment, UUID.randomUUID().toString());
+    return pipeline(
+        location, workDir, environment, UUID.randomUUID().toString(), LeaseGuard.UNGUARDED);
   }
 
-  /** As {@link #pipeline(TableLocation, Path, Map)}, reporting {@code executionId} as its run. */
+  /**
+   * As {@link #pipeline(TableLocation, Path, Map)}, reporting {@code executionId} as its run and
+   * asking {@code guard} before each commit and before vacuum (fencing, see {@link LeasedRuns}).
+   */
   public static MaintenancePipeline pipeline(
-      TableLocation location, Path workDir, Map<String, String> environment, String executionId) {
-    checkAllowed(location, workDir, environment);
+      TableLocation location,
+      Path workDir,
+      Map<String, String> environment,
+      String executionId,
+      LeaseGuard guard) {
     RewriteSettings rewriteSettings = rewriteSettings(environment);
     ProbeSettings probeSettings = probeSettings(environment);
     Storage storage = storageFor(location, workDir, environment);
@@ -175,17 +170,29 @@ public final class Wiring {
             tables,
             new DemoSeeder(storage, tables, new KernelTableWriter(storage)),
             new CompactionExecutor(
-                storage, committer, rewriteSettings, workDir.resolve(SCRATCH_RELATIVE_PATH), clock),
+                    storage,
+                    committer,
+                    rewriteSettings,
+                    workDir.resolve(SCRATCH_RELATIVE_PATH),
+                    clock)
+                .guardedBy(guard),
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new VacuumExecutor(
                 storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
             new LogCleanupExecutor(
                 storage, new KernelTableCheckpointer(storage), new LogCleanupPlanner(clock)),
+            new Sweeper(
+                storage,
+                List.of(
+                    workDir.resolve(SCRATCH_RELATIVE_PATH), workDir.resolve(UPLOADS_RELATIVE_PATH)),
+                new SweepPolicy(leaseTtl(environment), Retention.FLOOR),
+                clock),
             telemetry(workDir, environment),
             publisher(workDir, environment),
             notifier(environment),
             clock,
-            () -> executionId));
+            () -> executionId,
+            guard));
   }
 
   /** The variable naming where HTML reports go (a path or an s3:// prefix). */
@@ -342,32 +349,51 @@ public final class Wiring {
         List.of(new Violation(variable, raw, "must be a whole number of " + unit + " >= " + min)));
   }
 
-  /** The variable naming the DynamoDB lease table; unset means file leases under the work dir. */
+  /**
+   * The variable naming the DynamoDB lease table; unset means leases kept with each table, in its
+   * own storage ({@link TableLeaseStore}).
+   */
   public static final String LEASE_TABLE_VARIABLE = "COMPACTOR_LEASE_TABLE";
 
   /** The variable overriding how long a lease lasts without renewal, in seconds. */
   public static final String LEASE_TTL_VARIABLE = "COMPACTOR_LEASE_TTL_SECONDS";
 
+  /** The shortest lease TTL accepted, in seconds (the heartbeat renews every third of it). */
+  public static final long MIN_LEASE_TTL_SECONDS = 3;
+
   /**
    * Per-table leases: in the DynamoDB table {@code COMPACTOR_LEASE_TABLE} when set (client from the
-   * environment, see {@link AwsClients}), else as files under {@code workDir}. A lease lasts {@code
-   * COMPACTOR_LEASE_TTL_SECONDS} (default 1,200: longer than Lambda's 15-minute limit).
+   * environment, see {@link AwsClients}), else with each table under {@code
+   * <table>/_compactor/leases/} in the table's own storage ({@link TableLeaseStore}), so runs from
+   * any work directory or machine see one lease. A lease lasts {@code COMPACTOR_LEASE_TTL_SECONDS}
+   * (default 1,200) without renewal; a running run renews it every third of that.
    *
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed or too
    *     short TTL
    */
   public static Leases leases(Path workDir, Map<String, String> environment, Clock clock) {
-    Duration ttl =
-        wholeNumber(environment, LEASE_TTL_VARIABLE, 60, "seconds").stream()
-            .mapToObj(Duration::ofSeconds)
-            .findFirst()
-            .orElse(Leases.DEFAULT_TTL);
+    Duration ttl = leaseTtl(environment);
     String table = environment.get(LEASE_TABLE_VARIABLE);
     LeaseStore store =
         table == null || table.isBlank()
-            ? new FileLeaseStore(workDir.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH))
+            ? new TableLeaseStore(location -> storageFor(location, workDir, environment))
             : new DynamoDbLeaseStore(dynamoDb(environment), table.strip());
     return new Leases(store, clock, ttl);
+  }
+
+  /**
+   * How long a lease lasts without renewal: {@code COMPACTOR_LEASE_TTL_SECONDS} (at least 60),
+   * default {@link Leases#DEFAULT_TTL}. Also how old an abandoned scratch directory must be before
+   * a run's sweep removes it.
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed or too
+   *     short TTL
+   */
+  public static Duration leaseTtl(Map<String, String> environment) {
+    return wholeNumber(environment, LEASE_TTL_VARIABLE, MIN_LEASE_TTL_SECONDS, "seconds").stream()
+        .mapToObj(Duration::ofSeconds)
+        .findFirst()
+        .orElse(Leases.DEFAULT_TTL);
   }
 
   /**

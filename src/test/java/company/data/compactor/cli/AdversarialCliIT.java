@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
-import company.data.compactor.lease.FileLeaseStore;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.testing.CliRunner;
 import company.data.compactor.testing.CliRunner.Result;
+import company.data.compactor.testing.RefusedInputs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,16 +44,13 @@ class AdversarialCliIT {
     return location;
   }
 
-  /** Every file under {@code dir} but the lease bookkeeping (an empty lock file per table). */
+  /** Every file under {@code dir} but the lease records kept with each table. */
   private static List<String> filesUnder(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
           .filter(Files::isRegularFile)
           .map(Path::toString)
-          .filter(
-              f ->
-                  !(f.contains("/" + FileLeaseStore.DEFAULT_RELATIVE_PATH + "/")
-                      && f.endsWith(".lock")))
+          .filter(f -> !f.contains("/" + TableLeaseStore.DIRECTORY + "/"))
           .sorted()
           .toList();
     }
@@ -548,5 +546,18 @@ class AdversarialCliIT {
     assertThat(result.code()).as(result.err()).isEqualTo(2);
     assertThat(result.err())
         .contains("(" + filter.length() + " characters): must be at most 10000 characters long");
+  }
+
+  @Test
+  void run_withTheSharedRefusedInputs_exit2_withTheAdmissionMessage_andWritesNothing()
+      throws Exception {
+    List<String> args = new java.util.ArrayList<>(List.of("run", "--work-dir", work.toString()));
+    args.addAll(RefusedInputs.FLAGS);
+
+    Result result = cli(Map.of(), args.toArray(String[]::new));
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err().strip()).isEqualTo("compactor: error: " + RefusedInputs.message());
+    assertThat(filesUnder(work)).isEmpty();
   }
 }

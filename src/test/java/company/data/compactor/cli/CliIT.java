@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import company.data.compactor.config.InputKey;
-import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Lease;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.LocalStorage;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -382,16 +383,29 @@ class CliIT {
   }
 
   /**
-   * Nothing but the lease bookkeeping exists under the work directory, and no lease is held: the
-   * run took the table's lease, found the request invalid for the table and gave the lease back.
+   * Nothing but the lease record exists under the work directory (kept with the table, in its
+   * hidden {@code _compactor/leases}), and it is released: the run took the table's lease, found
+   * the request invalid for the table and gave the lease back.
    */
   private void assertNoTableWritten() {
     try (var files = Files.walk(work)) {
       assertThat(
               files.filter(Files::isRegularFile).map(f -> work.relativize(f).toString()).toList())
-          .allSatisfy(
+          .singleElement()
+          .satisfies(
               f ->
-                  assertThat(f).startsWith(FileLeaseStore.DEFAULT_RELATIVE_PATH).endsWith(".lock"));
+                  assertThat(f)
+                      .matches(
+                          "demo_delta_table/"
+                              + TableLeaseStore.DIRECTORY
+                              + "/lease-\\d{20}\\.json"));
+      TableLocation table = TableLocation.parse("demo_delta_table", work);
+      assertThat(
+              new TableLeaseStore(l -> new LocalStorage())
+                  .tryAcquire(table, "next-run", Instant.now(), Duration.ofMinutes(1))
+                  .succeeded())
+          .as("the lease was released")
+          .isTrue();
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -402,7 +416,7 @@ class CliIT {
       throws Exception {
     assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
     TableLocation table = TableLocation.parse("demo_delta_table", work);
-    FileLeaseStore leases = new FileLeaseStore(work.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
+    TableLeaseStore leases = new TableLeaseStore(l -> new LocalStorage());
     Lease held =
         leases
             .tryAcquire(table, "nightly-run-42", Instant.now(), Duration.ofMinutes(20))

@@ -19,25 +19,35 @@ class TableAllowlistTest {
 
   @Test
   void blank_allowsEveryTable() {
-    assertThat(TableAllowlist.parse(" ", WORK).violations(at("s3://any/t"))).isEmpty();
-    assertThat(TableAllowlist.parse(null, WORK).violations(at("/x"))).isEmpty();
+    assertThat(
+            TableAllowlist.parse(" ", WORK)
+                .violations(at("s3://any/t"), TableAllowlist.Empty.ANY_TABLE))
+        .isEmpty();
+    assertThat(
+            TableAllowlist.parse(null, WORK).violations(at("/x"), TableAllowlist.Empty.ANY_TABLE))
+        .isEmpty();
   }
 
   @Test
   void allowsTablesAtOrBelowAPrefix_onlyAtPathBoundaries() {
     TableAllowlist allowlist = TableAllowlist.parse("s3://lake/tables/, demo_delta_table", WORK);
 
-    assertThat(allowlist.violations(at("s3://lake/tables/events"))).isEmpty();
-    assertThat(allowlist.violations(at("s3://lake/tables"))).isEmpty();
-    assertThat(allowlist.violations(at("demo_delta_table"))).isEmpty();
-    assertThat(allowlist.violations(at("s3://lake/tables-old/events")))
+    assertThat(allowlist.violations(at("s3://lake/tables/events"), TableAllowlist.Empty.ANY_TABLE))
+        .isEmpty();
+    assertThat(allowlist.violations(at("s3://lake/tables"), TableAllowlist.Empty.ANY_TABLE))
+        .isEmpty();
+    assertThat(allowlist.violations(at("demo_delta_table"), TableAllowlist.Empty.ANY_TABLE))
+        .isEmpty();
+    assertThat(
+            allowlist.violations(at("s3://lake/tables-old/events"), TableAllowlist.Empty.ANY_TABLE))
         .containsExactly(
             new Violation(
                 "table_uri",
                 "s3://lake/tables-old/events",
                 "is not under an allowed table prefix (s3://lake/tables, file:/work/demo_delta_table);"
                     + " ask the operator to add it to COMPACTOR_ALLOWED_TABLE_PREFIXES"));
-    assertThat(allowlist.violations(at("s3://other/tables/events"))).hasSize(1);
+    assertThat(allowlist.violations(at("s3://other/tables/events"), TableAllowlist.Empty.ANY_TABLE))
+        .hasSize(1);
   }
 
   @Test
@@ -56,7 +66,8 @@ class TableAllowlistTest {
   void aBucketPrefix_allowsEveryTableInTheBucket_andNothingElse() {
     TableAllowlist allowlist = TableAllowlist.parse("s3://lake", WORK);
 
-    assertThat(allowlist.violations(at("s3://lake/t"))).isEmpty();
-    assertThat(allowlist.violations(at("s3://lakehouse/t"))).hasSize(1);
+    assertThat(allowlist.violations(at("s3://lake/t"), TableAllowlist.Empty.ANY_TABLE)).isEmpty();
+    assertThat(allowlist.violations(at("s3://lakehouse/t"), TableAllowlist.Empty.ANY_TABLE))
+        .hasSize(1);
   }
 }

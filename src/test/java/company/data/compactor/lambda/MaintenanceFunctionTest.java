@@ -4,9 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Lease;
+import company.data.compactor.lease.LeaseStore;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.RefusedInputs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.nio.file.Files;
@@ -56,8 +59,7 @@ class MaintenanceFunctionTest {
     assertThat(WORK.resolve("invalid_request_table")).doesNotExist();
   }
 
-  private static final FileLeaseStore LEASES =
-      new FileLeaseStore(WORK.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
+  private static final LeaseStore LEASES = new TableLeaseStore(location -> new LocalStorage());
 
   private static Response post(Object event) throws Exception {
     return given()
@@ -121,7 +123,9 @@ class MaintenanceFunctionTest {
 
       assertThat(response.statusCode()).isEqualTo(500);
       assertThat(response.asString()).contains("run run-elsewhere holds the table's lease until");
-      assertThat(WORK.resolve("leased_demo_table")).doesNotExist();
+      assertThat(WORK.resolve("leased_demo_table/_delta_log"))
+          .as("only the other run's lease record is there")
+          .doesNotExist();
     } finally {
       LEASES.release(lease);
     }
@@ -155,5 +159,14 @@ class MaintenanceFunctionTest {
             "table_uri=tables/../escaped_table: must not contain . or .. path"
                 + " segments; they are refused, never resolved: name the table by its canonical path");
     assertThat(WORK.resolve("escaped_table")).doesNotExist();
+  }
+
+  @Test
+  void directInvocation_withTheSharedRefusedInputs_failsWithTheAdmissionMessage() throws Exception {
+    Response response = post(RefusedInputs.INPUTS);
+
+    assertThat(response.statusCode()).isEqualTo(500);
+    assertThat(response.asString()).contains(RefusedInputs.message());
+    assertThat(WORK.resolve("t")).doesNotExist();
   }
 }

@@ -3,9 +3,11 @@ package company.data.compactor.lambda;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Lease;
+import company.data.compactor.lease.LeaseStore;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.LocalStorage;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -21,8 +23,7 @@ import org.junit.jupiter.api.Test;
 class ScheduledMaintenanceTest {
 
   private static final Path WORK = Path.of("target/lambda-work").toAbsolutePath();
-  private static final FileLeaseStore LEASES =
-      new FileLeaseStore(WORK.resolve(FileLeaseStore.DEFAULT_RELATIVE_PATH));
+  private static final LeaseStore LEASES = new TableLeaseStore(location -> new LocalStorage());
 
   private static Response schedule() throws Exception {
     return given()

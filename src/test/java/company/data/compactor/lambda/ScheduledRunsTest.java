@@ -3,9 +3,12 @@ package company.data.compactor.lambda;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import company.data.compactor.admission.RemoteInputs;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.testing.RefusedInputs;
+import company.data.compactor.wiring.LeasedRuns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,13 +28,15 @@ class ScheduledRunsTest {
         new ScheduledRuns.Parts(
             environment,
             work,
-            new Leases(
-                new FileLeaseStore(work.resolve("leases")), Clock.systemUTC(), Leases.DEFAULT_TTL),
-            Clock.systemUTC(),
-            () -> "run",
-            (location, runId) -> {
-              throw new AssertionError("no pipeline may be built when validation fails");
-            }));
+            new LeasedRuns(
+                work,
+                environment,
+                Clock.systemUTC(),
+                new Leases(
+                    new FileLeaseStore(work.resolve("leases")),
+                    Clock.systemUTC(),
+                    Leases.DEFAULT_TTL)),
+            () -> "run"));
   }
 
   private long filesUnder(Path dir) throws IOException {
@@ -126,5 +131,21 @@ class ScheduledRunsTest {
     assertThatThrownBy(runs::run)
         .hasMessageStartingWith(
             "Invalid configuration, 1 setting broken: COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://prod/tables/..: must not contain");
+  }
+
+  @Test
+  void theSharedRefusedInputs_refuseTheSchedule_withTheAdmissionMessage_namingTheEntry()
+      throws Exception {
+    ScheduledRuns runs =
+        schedule(
+            Map.of(
+                ScheduledRuns.TABLES_VARIABLE,
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                    .writeValueAsString(java.util.List.of(RefusedInputs.INPUTS))));
+
+    assertThatThrownBy(runs::run)
+        .isInstanceOf(CompactorException.class)
+        .hasMessage(RefusedInputs.message("tables[0]."));
+    assertThat(filesUnder(work)).isZero();
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import company.data.compactor.lease.FileLeaseStore;
 import company.data.compactor.lease.FileReplayLedger;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.testing.RefusedInputs;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -277,5 +278,20 @@ class WebhookHandlerTest {
 
     assertThat(handler().handle(keyed(body)).status()).isEqualTo(202);
     assertThat(work.resolve("replays")).doesNotExist();
+  }
+
+  @Test
+  void theSharedRefusedInputs_are400_withTheAdmissionMessageEveryEntryPointGives()
+      throws Exception {
+    HttpResponse response =
+        handler()
+            .handle(
+                keyed(
+                    new com.fasterxml.jackson.databind.ObjectMapper()
+                        .writeValueAsString(RefusedInputs.INPUTS)));
+
+    assertThat(response.status()).isEqualTo(400);
+    assertThat(response.body().get("message")).isEqualTo(RefusedInputs.message());
+    assertNothingStarted();
   }
 }

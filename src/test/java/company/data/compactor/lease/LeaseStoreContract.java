@@ -16,7 +16,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** What every {@link LeaseStore} must do; run against the file store and DynamoDB (Dynoxide). */
+/**
+ * What every {@link LeaseStore} must do; run against DynamoDB (Dynoxide), the table store on local
+ * disk and on S3 (S3Proxy), and the file stand-in of the handler tests.
+ */
 public abstract class LeaseStoreContract {
 
   private static final Instant T0 = Instant.parse("2026-11-30T02:00:00Z");
@@ -25,7 +28,8 @@ public abstract class LeaseStoreContract {
   /** A fresh, empty store. */
   protected abstract LeaseStore newStore();
 
-  private static TableLocation table() {
+  /** A table no test used before; stores that keep leases with the table need a real location. */
+  protected TableLocation table() {
     return TableLocation.parse("s3://bucket/tables/" + UUID.randomUUID(), Path.of("/"));
   }
 

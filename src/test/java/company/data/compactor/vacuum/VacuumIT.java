@@ -84,6 +84,49 @@ class VacuumIT {
     }
   }
 
+  /**
+   * A directory of the table replaced by a link to elsewhere between the plan and the deletes (here
+   * right after VACUUM START lands): the files behind the link are not deleted.
+   */
+  @Test
+  void aDirectorySwappedForALinkAfterThePlan_isNotFollowedByTheDeletes() throws Exception {
+    Path partition = dir.resolve("demo/event_date=2026-10-17");
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Storage swapping =
+        new ForwardingStorage(storage) {
+          @Override
+          public boolean putIfAbsent(String path, byte[] content) throws IOException {
+            boolean written = super.putIfAbsent(path, content);
+            if (new String(content, java.nio.charset.StandardCharsets.UTF_8)
+                    .contains("VACUUM START")
+                && !Files.isSymbolicLink(partition)) {
+              try (Stream<Path> files = Files.list(partition)) {
+                for (Path file : files.toList()) {
+                  Files.copy(file, outside.resolve(file.getFileName()));
+                }
+              }
+              Files.move(partition, dir.resolve("moved-away"));
+              Files.createSymbolicLink(partition, outside);
+            }
+            return written;
+          }
+        };
+    long outsideBefore;
+
+    VacuumResult result =
+        executor(swapping, eightDaysLater)
+            .vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, false);
+    try (Stream<Path> files = Files.list(outside)) {
+      outsideBefore = files.count();
+    }
+
+    assertThat(result.plan().candidates()).hasSize(30);
+    assertThat(outsideBefore)
+        .as("the 10 expired files and the output behind the link are all still there")
+        .isEqualTo(11);
+    assertThat(result.deletedFiles()).as("only the other two partitions' 20").isEqualTo(20);
+  }
+
   @Test
   void today_nothingIsEligible_theRemovedFilesAreInsideTheRetention() {
     VacuumResult result =

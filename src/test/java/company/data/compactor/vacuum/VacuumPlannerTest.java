@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.Tombstone;
+import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.DeletionVector;
 import company.data.compactor.model.PartitionValues;
@@ -143,6 +144,11 @@ class VacuumPlannerTest {
     assertThat(VacuumPlanner.isHidden("p=1/_SUCCESS", List.of("p"))).isTrue();
     assertThat(VacuumPlanner.isHidden("_change_data/cdc-0.parquet", none)).isFalse();
     assertThat(VacuumPlanner.isHidden("_delta_index/x", none)).isFalse();
+    assertThat(
+            VacuumPlanner.isHidden(
+                TableLeaseStore.DIRECTORY + "/lease-00000000000000000001.json", none))
+        .as("the leases kept with the table")
+        .isTrue();
     assertThat(VacuumPlanner.isHidden("p=1/_change_data/x", List.of("p")))
         .as("only at the top")
         .isTrue();

@@ -13,6 +13,7 @@ import company.data.compactor.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -117,6 +118,34 @@ final class BinRunner {
     return outputs;
   }
 
+  /** The longest file or directory name most file systems take (ext4, XFS, APFS: 255 bytes). */
+  static final int MAX_NAME_BYTES = 255;
+
+  /** The longest S3 object key, in UTF-8 bytes. */
+  static final int MAX_KEY_BYTES = 1024;
+
+  /** Room kept in a key for an output's own name ({@code part-<uuid>.<codec>.parquet}). */
+  static final int OUTPUT_NAME_ROOM = 64;
+
+  /**
+   * Where a partition's outputs go, relative to the root: {@link PartitionValues#directory()}, as
+   * Spark and delta-rs lay partitions out, unless a segment of it is longer than a file name may be
+   * or the key would exceed S3's limit (a long partition value); then the table root, which readers
+   * take as readily, since they read partition values from the log, never from paths.
+   */
+  static String outputDirectory(TableLocation location, PartitionValues partition) {
+    String directory = partition.directory();
+    for (String segment : directory.split("/")) {
+      if (segment.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+        return "";
+      }
+    }
+    int keyBytes =
+        (location.key() + "/" + directory).getBytes(StandardCharsets.UTF_8).length
+            + OUTPUT_NAME_ROOM;
+    return keyBytes > MAX_KEY_BYTES ? "" : directory;
+  }
+
   /**
    * Refuses, before anything is written, a partition whose output directory really is outside the
    * table root (a symbolic link on local disk; never on S3).
@@ -125,8 +154,8 @@ final class BinRunner {
    */
   void refuseOutputOutsideRoot(TableLocation location, PartitionValues partition)
       throws IOException {
-    String directory =
-        partition.directory().isEmpty() ? location.uri() : location.child(partition.directory());
+    String relative = outputDirectory(location, partition);
+    String directory = relative.isEmpty() ? location.uri() : location.child(relative);
     String realRoot = storage.realPath(location.uri());
     // Resolved through a child name so the directory itself, when it is a link, is followed.
     String realChild = storage.realPath(directory + "/output.parquet");
@@ -182,7 +211,7 @@ final class BinRunner {
             .toString()
             .replace(
                 ".parquet", "." + settings.compression().toLowerCase(Locale.ROOT) + ".parquet");
-    String directory = partition.directory();
+    String directory = outputDirectory(snapshot.location(), partition);
     String relative = directory.isEmpty() ? name : directory + "/" + name;
     return new NewDataFile(
         snapshot.location().child(relative),

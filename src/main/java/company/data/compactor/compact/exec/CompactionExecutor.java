@@ -6,7 +6,9 @@ import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.PartitionResult;
 import company.data.compactor.delta.NewDataFile;
 import company.data.compactor.delta.RewriteCommitter;
+import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
+import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
@@ -43,6 +45,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   private final Path scratchRoot;
   private final Clock clock;
   private final BinRewriter.Factory rewriters;
+  private LeaseGuard guard = LeaseGuard.UNGUARDED;
 
   /**
    * @param scratchRoot where per-run scratch directories are created (and deleted)
@@ -54,6 +57,15 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       Path scratchRoot,
       Clock clock) {
     this(storage, committer, settings, scratchRoot, clock, DuckDbRewriter::new);
+  }
+
+  /**
+   * This executor asking {@code guard} before each partition's commit: once the run's lease is lost
+   * the partition in flight and every later one end {@code fenced}, their files deleted.
+   */
+  public CompactionExecutor guardedBy(LeaseGuard guard) {
+    this.guard = guard;
+    return this;
   }
 
   CompactionExecutor(
@@ -101,9 +113,19 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       for (PartitionValues partition : byPartition.keySet()) {
         roles.runner().refuseOutputOutsideRoot(snapshot.location(), partition);
       }
+      String fenced = null;
       for (Map.Entry<PartitionValues, List<Bin>> entry : byPartition.entrySet()) {
         PartitionResult result =
-            compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), scratch, roles);
+            fenced != null
+                ? PartitionResult.notCommitted(
+                    entry.getKey(),
+                    PartitionResult.Status.FENCED,
+                    "not attempted: the run lost the table's lease before it (" + fenced + ")")
+                : compactPartition(
+                    plan, snapshot, entry.getKey(), entry.getValue(), scratch, roles);
+        if (result.status() == PartitionResult.Status.FENCED && fenced == null) {
+          fenced = result.detail();
+        }
         results.add(result);
         if (result.committedVersion() != null) {
           version = Math.max(version, result.committedVersion());
@@ -197,6 +219,13 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         } finally {
           Scratch.deleteTree(binDir);
         }
+      }
+      try {
+        guard.assertHeld();
+      } catch (CompactorException e) {
+        // Fenced: another run holds the table now. Nothing references the uploads: cleanable.
+        return PartitionResult.notCommitted(
+            partition, PartitionResult.Status.FENCED, e.getMessage() + " Nothing was committed.");
       }
       handedOver = true;
       return roles

@@ -200,15 +200,136 @@ final class RewriteVerifier implements AutoCloseable {
             .add(new String[] {rs.getString(2), Long.toString(rs.getLong(3)), rs.getString(4)});
       }
     }
+    Map<String, Map<String, String>> sparkKeys = sparkMetadata(files);
     Map<Path, List<String>> spellings = new LinkedHashMap<>();
     for (Path file : files) {
       List<String[]> elements = schemas.get(file.toString());
       if (elements == null) {
         throw new Refused("file " + file.getFileName() + " has no readable Parquet schema");
       }
-      spellings.put(file, resolve(file, topLevel(elements)));
+      List<String> spelling = resolve(file, topLevel(elements));
+      String calendar = legacyCalendar(sparkKeys.getOrDefault(file.toString(), Map.of()));
+      if (calendar != null) {
+        refuseAncientDatetimes(file, elements, spelling, calendar);
+      }
+      spellings.put(file, spelling);
     }
     return spellings;
+  }
+
+  /** Spark's footer keys ({@code org.apache.spark.*}) per file name. */
+  private Map<String, Map<String, String>> sparkMetadata(List<Path> files) throws SQLException {
+    Map<String, Map<String, String>> keys = new LinkedHashMap<>();
+    String sql =
+        "SELECT file_name, CAST(key AS VARCHAR), CAST(value AS VARCHAR) FROM parquet_kv_metadata("
+            + Sql.pathList(files)
+            + ") WHERE starts_with(CAST(key AS VARCHAR), 'org.apache.spark.')";
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        keys.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
+            .put(rs.getString(2), rs.getString(3));
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * Why a file's dates and timestamps are in Spark's legacy hybrid Julian+Gregorian calendar, from
+   * its footer keys; null when they are proleptic Gregorian (as DuckDB reads and writes them).
+   * Spark 3 writes {@code org.apache.spark.legacyDateTime} / {@code legacyINT96} in LEGACY rebase
+   * mode, and Spark before 3.0 always wrote the hybrid calendar.
+   */
+  static String legacyCalendar(Map<String, String> sparkKeys) {
+    if (sparkKeys.containsKey("org.apache.spark.legacyDateTime")) {
+      return "Spark wrote it in LEGACY rebase mode (org.apache.spark.legacyDateTime)";
+    }
+    if (sparkKeys.containsKey("org.apache.spark.legacyINT96")) {
+      return "Spark wrote it in LEGACY rebase mode (org.apache.spark.legacyINT96)";
+    }
+    String version = sparkKeys.get("org.apache.spark.version");
+    if (version != null && !version.isBlank()) {
+      String major = version.strip().split("\\.", 2)[0];
+      if (!major.chars().allMatch(Character::isDigit) || major.isEmpty()) {
+        return "Spark " + version + " wrote it, a version whose calendar is unknown";
+      }
+      if (Integer.parseInt(major) < 3) {
+        return "Spark " + version + " wrote it (before 3.0 Spark wrote the hybrid calendar)";
+      }
+    }
+    return null;
+  }
+
+  /** Dates before this differ between the hybrid and the proleptic Gregorian calendar. */
+  static final String GREGORIAN_CUTOVER = "1582-10-15";
+
+  /**
+   * Timestamps before this may differ: Spark's legacy INT96 rebase also shifts times before 1900.
+   */
+  static final String INT96_REBASE_CUTOVER = "1900-01-01 00:00:00";
+
+  /**
+   * Refuses a legacy-calendar file holding a date or timestamp early enough to read differently in
+   * the proleptic Gregorian calendar: DuckDB would read (and the verifier measure) the stored days,
+   * while Spark reads them rebased, so a rewrite would silently move those values. A nested date or
+   * timestamp cannot be bounded cheaply and refuses the file outright.
+   */
+  private void refuseAncientDatetimes(
+      Path file, List<String[]> elements, List<String> spelling, String calendar)
+      throws SQLException, Refused {
+    Map<String, String> top = topLevel(elements);
+    long datetimesAnywhere = elements.stream().skip(1).filter(e -> isDatetime(e[2])).count();
+    long datetimesOnTop = top.values().stream().filter(RewriteVerifier::isDatetime).count();
+    String refusal =
+        "file "
+            + file.getFileName()
+            + " keeps dates and timestamps in Spark's legacy hybrid calendar ("
+            + calendar
+            + ")";
+    String remedy =
+        "; a rewrite would shift those values by days. Rewrite the partition with Spark"
+            + " (spark.sql.parquet.datetimeRebaseModeInWrite=CORRECTED) or leave it out of the"
+            + " partition filter";
+    if (datetimesAnywhere > datetimesOnTop) {
+      throw new Refused(refusal + " and a nested date or timestamp column" + remedy);
+    }
+    for (String name : spelling) {
+      if (name == null || !isDatetime(top.get(name))) {
+        continue;
+      }
+      boolean isDate = top.get(name).equals("DATE");
+      String bound =
+          isDate ? "DATE '" + GREGORIAN_CUTOVER + "'" : "TIMESTAMP '" + INT96_REBASE_CUTOVER + "'";
+      String sql =
+          "SELECT count(*) FROM read_parquet("
+              + Sql.pathList(List.of(file))
+              + ") WHERE CAST("
+              + Sql.identifier(name)
+              + " AS "
+              + (isDate ? "DATE" : "TIMESTAMP")
+              + ") < "
+              + bound;
+      try (Statement s = connection.createStatement();
+          ResultSet rs = s.executeQuery(sql)) {
+        rs.next();
+        long early = rs.getLong(1);
+        if (early > 0) {
+          throw new Refused(
+              refusal
+                  + " and "
+                  + early
+                  + " value(s) of "
+                  + name
+                  + " before "
+                  + (isDate ? GREGORIAN_CUTOVER : INT96_REBASE_CUTOVER)
+                  + remedy);
+        }
+      }
+    }
+  }
+
+  private static boolean isDatetime(String duckDbType) {
+    return duckDbType != null && (duckDbType.equals("DATE") || duckDbType.startsWith("TIMESTAMP"));
   }
 
   /**

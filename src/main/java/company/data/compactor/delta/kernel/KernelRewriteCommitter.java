@@ -65,6 +65,16 @@ import java.util.Map;
  * transaction is {@link CommitOutcome.Committed} (a lost response, or retries exhausted after the
  * write had in fact landed). Any other failure is thrown with what was left behind and how to
  * check, so the caller keeps the new files.
+ *
+ * <p>Contention: when the version we try was taken by another writer, the committer first judges
+ * that one commit itself ({@link FastRebase}): a commit that only appends, or removes files other
+ * than ours, cannot conflict with a rewrite, so the same actions are written at the next version at
+ * once. Kernel's own rebase re-lists the log and re-reads every commit since the read version on
+ * each attempt, which under a steady appender on an object store takes longer than the gap between
+ * two appends, so a long-running compaction never landed. Anything else (a protocol, metadata or
+ * domain change, a remove of one of our inputs, an unreadable line) goes to kernel's conflict
+ * resolution as before. The fast path is off where the commit's content depends on its version
+ * (in-commit timestamps, row tracking, domain metadata).
  */
 public final class KernelRewriteCommitter implements RewriteCommitter {
 
@@ -73,6 +83,12 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
 
   /** Rebases over concurrent appends before giving up. */
   static final int MAX_REBASES = 10;
+
+  /**
+   * Foreign commits one commit call may step over by judging them itself before leaving the rest to
+   * kernel's rebase (each costs one conditional PUT and one GET).
+   */
+  static final int MAX_FAST_REBASES = 1_000;
 
   private final Storage storage;
   private final Engine engine;
@@ -132,6 +148,16 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
         throw e;
       }
       return afterFailure(commit, committer, e, false);
+    }
+    if (committer.fastRebases() > 0) {
+      LOG.log(
+          Level.INFO,
+          "commit landed after stepping over {0} other writers'' commits: table={1} version={2}"
+              + " (read version {3})",
+          committer.fastRebases(),
+          commit.location(),
+          result.getVersion(),
+          commit.readVersion());
     }
     return new CommitOutcome.Committed(result.getVersion(), runHooks(result, commit));
   }
@@ -348,11 +374,20 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     private boolean lastAttemptFoundForeignCommit;
     private int attempts;
     private int failuresInARow;
+    private int fastRebases;
+    private long nextVersion = -1;
+    private final FastRebase fastRebase;
 
     OperationCommitter(Storage storage, RewriteCommit commit, RetryPolicy retries) {
       this.storage = storage;
       this.commit = commit;
       this.retries = retries;
+      this.fastRebase = FastRebase.forInputs(commit.location(), commit.removed());
+    }
+
+    /** Foreign commits this call stepped over by judging them itself. */
+    int fastRebases() {
+      return fastRebases;
     }
 
     String txnId() {
@@ -384,74 +419,93 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     public CommitResponse commit(
         Engine engine, CloseableIterator<Row> finalizedActions, CommitMetadata metadata)
         throws CommitFailedException {
-      String path = FileNames.deltaFile(metadata.getDeltaLogDirPath(), metadata.getVersion());
-      attempts++;
-      lastPath = path;
-      lastAttemptFoundForeignCommit = false;
       byte[] content;
       try {
         content = serialise(finalizedActions);
       } catch (IOException e) {
         throw new CommitFailedException(
-            false, false, "Failed to serialise the commit for " + path + ": " + e.getMessage(), e);
+            false,
+            false,
+            "Failed to serialise the commit for version "
+                + metadata.getVersion()
+                + ": "
+                + e.getMessage(),
+            e);
       }
-      IOException failure = null;
-      try {
-        if (storage.putIfAbsent(path, content)) {
+      boolean versionFree = FastRebase.contentIndependentOfVersion(metadata);
+      // After stepping over foreign commits ourselves, kernel retries at its own (older) version.
+      long version = Math.max(metadata.getVersion(), nextVersion);
+      while (true) {
+        String path = FileNames.deltaFile(metadata.getDeltaLogDirPath(), version);
+        attempts++;
+        lastPath = path;
+        lastAttemptFoundForeignCommit = false;
+        nextVersion = version;
+        IOException failure = null;
+        try {
+          if (storage.putIfAbsent(path, content)) {
+            return written(path);
+          }
+        } catch (IOException e) {
+          failure = e;
+        }
+        java.util.Optional<byte[]> stored;
+        try {
+          stored = readIfPresent(path);
+        } catch (IOException e) {
+          unproven =
+              "writing "
+                  + path
+                  + (failure == null
+                      ? " found a file there"
+                      : " failed (" + failure.getMessage() + ")")
+                  + " and reading it back failed too ("
+                  + e.getMessage()
+                  + ")";
+          throw new CommitFailedException(false, false, unproven, e);
+        }
+        if (CommitEvidence.sameBytes(stored, content)) {
+          LOG.log(
+              Level.INFO,
+              "commit write answered {0} but {1} holds our commit (a lost response): table={2}",
+              failure == null ? "412" : failure.getMessage(),
+              path,
+              commit.location());
           return written(path);
         }
-      } catch (IOException e) {
-        failure = e;
-      }
-      java.util.Optional<byte[]> stored;
-      try {
-        stored = readIfPresent(path);
-      } catch (IOException e) {
-        unproven =
-            "writing "
-                + path
-                + (failure == null
-                    ? " found a file there"
-                    : " failed (" + failure.getMessage() + ")")
-                + " and reading it back failed too ("
-                + e.getMessage()
-                + ")";
-        throw new CommitFailedException(false, false, unproven, e);
-      }
-      if (CommitEvidence.sameBytes(stored, content)) {
-        LOG.log(
-            Level.INFO,
-            "commit write answered {0} but {1} holds our commit (a lost response): table={2}",
-            failure == null ? "412" : failure.getMessage(),
-            path,
-            commit.location());
-        return written(path);
-      }
-      if (stored.isPresent()) {
-        lastAttemptFoundForeignCommit = true;
-        failuresInARow = 0;
+        if (stored.isPresent()) {
+          failuresInARow = 0;
+          if (versionFree
+              && fastRebases < MAX_FAST_REBASES
+              && fastRebase.cannotConflict(stored.get())) {
+            fastRebases++;
+            version++;
+            continue;
+          }
+          lastAttemptFoundForeignCommit = true;
+          throw new CommitFailedException(
+              true, true, "Concurrent write detected for version " + version);
+        }
+        // Nothing there: nothing landed. Retry (kernel retries the same version) after a backoff.
+        lastFailure =
+            failure == null
+                ? "the store reported a concurrent write in flight"
+                : failure.getMessage();
+        failuresInARow++;
+        if (!retries.allowsAnotherAfter(failuresInARow)) {
+          throw new CommitFailedException(
+              false,
+              false,
+              "Failed to write " + path + " " + failuresInARow + " times; last: " + lastFailure,
+              failure);
+        }
+        pause(
+            retries.backoff(
+                failuresInARow, java.util.concurrent.ThreadLocalRandom.current()::nextDouble));
+        // Retryable without conflict: kernel calls again and we try this version again.
         throw new CommitFailedException(
-            true, true, "Concurrent write detected for version " + metadata.getVersion());
+            true, false, "Failed to write " + path + ": " + lastFailure, failure);
       }
-      // Nothing there: nothing landed. Retry (kernel retries the same version) after a backoff.
-      lastFailure =
-          failure == null
-              ? "the store reported a concurrent write in flight"
-              : failure.getMessage();
-      failuresInARow++;
-      if (!retries.allowsAnotherAfter(failuresInARow)) {
-        throw new CommitFailedException(
-            false,
-            false,
-            "Failed to write " + path + " " + failuresInARow + " times; last: " + lastFailure,
-            failure);
-      }
-      pause(
-          retries.backoff(
-              failuresInARow, java.util.concurrent.ThreadLocalRandom.current()::nextDouble));
-      // Retryable without conflict: kernel retries the same version.
-      throw new CommitFailedException(
-          true, false, "Failed to write " + path + ": " + lastFailure, failure);
     }
 
     private CommitResponse written(String path) throws CommitFailedException {

@@ -99,6 +99,19 @@ public final class DynamoDbLeaseStore implements LeaseStore {
   }
 
   @Override
+  public boolean holds(Lease lease, Instant now) {
+    try {
+      return read(lease.key())
+          .filter(current -> current.owner().equals(lease.owner()))
+          .filter(current -> !current.hasExpiredAt(now))
+          .isPresent();
+    } catch (SdkException e) {
+      throw Errors.operationFailed(
+          "checking the lease of " + lease.tableUri() + " in DynamoDB table " + tableName, e);
+    }
+  }
+
+  @Override
   public void release(Lease lease) {
     try {
       client.deleteItem(

@@ -1,13 +1,16 @@
 package company.data.compactor.storage.s3;
 
 import company.data.compactor.storage.PublishOnClose;
+import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,14 +44,17 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       through its own client that never retries: a retried conditional PUT whose first response
  *       was lost meets its own object and answers 412, so a {@code false} or a failure only means
  *       "read the object to know" (the Delta log committer does).
- *   <li>{@link #create} buffers to a local temporary file and uploads on close (one PUT, or a
- *       multipart upload above {@value #MULTIPART_THRESHOLD} bytes); nothing is visible before.
+ *   <li>{@link #create} buffers to a local temporary file (in a locked {@link Scratch} directory of
+ *       its own) and uploads on close (one PUT, or a multipart upload above {@value
+ *       #MULTIPART_THRESHOLD} bytes); nothing is visible before.
  *   <li>Deletes go in batches of {@value #DELETE_BATCH} keys per request.
  *   <li>Other calls are idempotent; throttling and transient errors are retried with backoff by the
  *       client's retry strategy.
  * </ul>
  */
 public final class S3Storage implements Storage {
+
+  private static final System.Logger LOG = System.getLogger(S3Storage.class.getName());
 
   static final int DELETE_BATCH = 1000;
   static final long MULTIPART_THRESHOLD = 64L * 1024 * 1024;
@@ -224,12 +230,70 @@ public final class S3Storage implements Storage {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The buffer lives in a {@link Scratch} directory of its own under the temporary directory,
+   * locked while the stream is open and deleted when it is closed, so a process killed mid-upload
+   * leaves a directory that a later run's sweep can tell from a live upload.
+   */
   @Override
   public OutputStream create(String path) throws IOException {
     Location at = Location.of(path);
-    Files.createDirectories(tempDir);
-    return new PublishOnClose(
-        Files.createTempFile(tempDir, "upload-", ".tmp"), buffer -> upload(at, buffer));
+    Scratch scratch;
+    try {
+      scratch = Scratch.create(tempDir);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    try {
+      return new ScratchBound(
+          new PublishOnClose(scratch.dir().resolve("upload.tmp"), buffer -> upload(at, buffer)),
+          scratch);
+    } catch (IOException | RuntimeException e) {
+      scratch.close();
+      throw e;
+    }
+  }
+
+  /** A stream whose scratch directory goes when it is closed, after the stream's own close. */
+  private static final class ScratchBound extends FilterOutputStream {
+    private final Scratch scratch;
+
+    ScratchBound(OutputStream out, Scratch scratch) {
+      super(out);
+      this.scratch = scratch;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        out.close();
+      } catch (IOException | RuntimeException e) {
+        try {
+          scratch.close();
+        } catch (UncheckedIOException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+        throw e;
+      }
+      try {
+        scratch.close();
+      } catch (UncheckedIOException e) {
+        // The upload is done and visible; failing now would misreport it. The directory is
+        // unlocked, so a later run's sweep removes it.
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "upload buffer {0} not deleted: {1}; a later run sweeps it",
+            scratch.dir(),
+            e.getMessage());
+      }
+    }
   }
 
   private void upload(Location at, Path file) throws IOException {

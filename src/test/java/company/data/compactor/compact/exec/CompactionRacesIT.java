@@ -2,6 +2,7 @@ package company.data.compactor.compact.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 import company.data.compactor.compact.CompactionOptions;
 import company.data.compactor.compact.CompactionPlan;
@@ -20,19 +21,24 @@ import company.data.compactor.demo.DemoTable;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.RetryPolicy;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.testing.DuckDb;
 import company.data.compactor.testing.ForwardingStorage;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -214,6 +220,88 @@ class CompactionRacesIT {
     assertThat(parquetFilesIn(FIRST_DAY)).as("the upload stays, untracked, for vacuum").hasSize(11);
     try (Stream<Path> scratch = Files.list(dir.resolve("scratch"))) {
       assertThat(scratch).as("the run's scratch directory is deleted after the failure").isEmpty();
+    }
+  }
+
+  @Test
+  void aLandedCommitUnseenUntilKernelGaveUp_isCommitted_andItsFilesKept() throws Exception {
+    String expected = DuckDb.checksum(seeded.activeFiles(), DATA_COLUMNS);
+    String first = "_delta_log/00000000000000000031.json";
+    LaggingCommit lagging = new LaggingCommit(storage, first, KERNEL_ATTEMPTS);
+    RetryPolicy patient =
+        new RetryPolicy(
+            20,
+            Duration.ofMillis(1),
+            Duration.ofMillis(1),
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(1));
+    CompactionExecutor executor =
+        new CompactionExecutor(
+            lagging,
+            new KernelRewriteCommitter(lagging, Clock.systemUTC(), patient),
+            RewriteSettings.defaults(),
+            dir.resolve("scratch"),
+            Clock.systemUTC());
+
+    CompactionResult result = executor.execute(CompactionPlanner.plan(seeded, options()), seeded);
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(lagging.hiddenReads())
+        .as("kernel tried every attempt it has and gave up before the commit could be seen")
+        .isEqualTo(KERNEL_ATTEMPTS);
+    assertThat(result.partitions())
+        .extracting(PartitionResult::status, PartitionResult::committedVersion)
+        .containsExactly(
+            tuple(PartitionResult.Status.COMMITTED, 31L),
+            tuple(PartitionResult.Status.COMMITTED, 32L),
+            tuple(PartitionResult.Status.COMMITTED, 33L));
+    assertThat(after.version()).isEqualTo(33);
+    assertThat(after.activeFiles()).hasSize(3);
+    assertThat(DuckDb.checksum(after.activeFiles(), DATA_COLUMNS))
+        .isEqualTo(expected)
+        .startsWith("1500:");
+    assertThat(parquetFilesIn(FIRST_DAY)).as("10 originals + the committed output").hasSize(11);
+  }
+
+  /** Kernel's attempts at one version: the first and {@code MAX_REBASES} retries. */
+  private static final int KERNEL_ATTEMPTS = 11;
+
+  /**
+   * Storage that stores one commit file but loses the answer, and then does not show it to reads
+   * for a while (a store whose reads lag its writes): every attempt finds nothing, until kernel has
+   * used up its retries.
+   */
+  private static final class LaggingCommit extends ForwardingStorage {
+    private final String commit;
+    private final int hiddenFor;
+    private final AtomicInteger hidden = new AtomicInteger();
+
+    LaggingCommit(Storage delegate, String commit, int hiddenFor) {
+      super(delegate);
+      this.commit = commit;
+      this.hiddenFor = hiddenFor;
+    }
+
+    int hiddenReads() {
+      return hidden.get();
+    }
+
+    @Override
+    public boolean putIfAbsent(String path, byte[] content) throws IOException {
+      boolean stored = super.putIfAbsent(path, content);
+      if (path.endsWith(commit)) {
+        throw new IOException("injected: the response to the commit write was lost");
+      }
+      return stored;
+    }
+
+    @Override
+    public InputStream openFrom(String path, long offset) throws IOException {
+      if (path.endsWith(commit) && hidden.get() < hiddenFor) {
+        hidden.incrementAndGet();
+        throw new FileNotFoundException("injected: not visible yet: " + path);
+      }
+      return super.openFrom(path, offset);
     }
   }
 

@@ -17,6 +17,7 @@ import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.DuckDb;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
@@ -260,6 +261,142 @@ class RewriteSafetyIT {
             });
     assertThat(tables.loadLatest(location).version()).isEqualTo(before.version());
     assertThat(listing(location.localPath())).isEqualTo(filesBefore);
+  }
+
+  /**
+   * Files Spark wrote in its legacy hybrid calendar: DuckDB reads the stored days, Spark rebases
+   * them, so rewriting an early date would move it while both sides of verification agree.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "date|DATE '1500-03-01' + CAST(range AS INTEGER)|'org.apache.spark.version': '3.5.1', 'org.apache.spark.legacyDateTime': ''"
+            + "|(Spark wrote it in LEGACY rebase mode (org.apache.spark.legacyDateTime)) and 3 value(s) of v before 1582-10-15",
+        "date|DATE '1000-01-01' + CAST(range AS INTEGER)|'org.apache.spark.version': '2.4.8'"
+            + "|(Spark 2.4.8 wrote it (before 3.0 Spark wrote the hybrid calendar)) and 3 value(s) of v before 1582-10-15",
+        "timestamp|TIMESTAMP '1899-12-31 20:00:00' + INTERVAL (range) HOUR|'org.apache.spark.version': '3.3.0', 'org.apache.spark.legacyINT96': ''"
+            + "|(Spark wrote it in LEGACY rebase mode (org.apache.spark.legacyINT96)) and 3 value(s) of v before 1900-01-01 00:00:00"
+      })
+  void earlyDatetimesInSparksLegacyCalendar_areRefused_andNothingIsWritten(
+      String type, String value, String keys, String reason) throws Exception {
+    TableLocation location = TableLocation.parse("legacy", dir);
+    StructType schema =
+        new StructType()
+            .add("id", LongType.LONG)
+            .add(
+                "v",
+                type.equals("date")
+                    ? io.delta.kernel.types.DateType.DATE
+                    : io.delta.kernel.types.TimestampType.TIMESTAMP)
+            .add("p", StringType.STRING);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    for (int i = 0; i < 2; i++) {
+      typed.appendWithCopyOptions(
+          location,
+          "p",
+          "a",
+          "SELECT range AS id, " + value + " AS v FROM range(" + (i * 3) + ", " + (i * 3 + 3) + ")",
+          "in-" + i,
+          "KV_METADATA {" + keys + "}");
+    }
+    TableSnapshot before = tables.loadLatest(location);
+    List<String> filesBefore = listing(location.localPath());
+
+    CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
+
+    assertThat(result.partitions())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.status()).isEqualTo(PartitionResult.Status.VERIFICATION_FAILED);
+              assertThat(p.detail())
+                  .startsWith(
+                      "file in-0.parquet keeps dates and timestamps in Spark's legacy hybrid calendar "
+                          + reason
+                          + "; a rewrite would shift those values by days.")
+                  .endsWith("nothing was committed");
+            });
+    assertThat(tables.loadLatest(location).version()).isEqualTo(before.version());
+    assertThat(listing(location.localPath())).isEqualTo(filesBefore);
+  }
+
+  @Test
+  void modernDatetimesInSparksLegacyCalendar_readAlike_andAreCompacted() throws Exception {
+    TableLocation location = TableLocation.parse("legacy-modern", dir);
+    StructType schema =
+        new StructType()
+            .add("id", LongType.LONG)
+            .add("v", io.delta.kernel.types.DateType.DATE)
+            .add("p", StringType.STRING);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    for (int i = 0; i < 2; i++) {
+      typed.appendWithCopyOptions(
+          location,
+          "p",
+          "a",
+          "SELECT range AS id, DATE '1582-10-15' + CAST(range AS INTEGER) AS v FROM range("
+              + (i * 3)
+              + ", "
+              + (i * 3 + 3)
+              + ")",
+          "in-" + i,
+          "KV_METADATA {'org.apache.spark.version': '2.4.8'}");
+    }
+    TableSnapshot before = tables.loadLatest(location);
+
+    CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
+
+    assertThat(result.partitions())
+        .extracting(PartitionResult::status)
+        .containsExactly(PartitionResult.Status.COMMITTED);
+    assertThat(tables.loadLatest(location).activeFiles()).hasSize(1);
+  }
+
+  @Test
+  void partitionValuesTooLongForADirectoryName_areWrittenAtTheRoot_andEveryPartitionCompacts()
+      throws Exception {
+    TableLocation location = TableLocation.parse("long-values", dir);
+    StructType schema = new StructType().add("id", LongType.LONG).add("p", StringType.STRING);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    List<String> values = List.of("a".repeat(300), "日".repeat(90), "ok");
+    int file = 0;
+    for (String value : values) {
+      for (int i = 0; i < 2; i++, file++) {
+        typed.append(
+            location,
+            Map.of("p", value),
+            "SELECT range AS id FROM range(" + (file * 5) + ", " + (file * 5 + 5) + ")",
+            "in-" + file);
+      }
+    }
+    TableSnapshot before = tables.loadLatest(location);
+    String expected = DuckDb.checksum(before.activeFiles(), List.of("id"));
+
+    CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(result.partitions())
+        .extracting(PartitionResult::status)
+        .containsOnly(PartitionResult.Status.COMMITTED)
+        .hasSize(3);
+    assertThat(after.activeFiles()).hasSize(3);
+    assertThat(DuckDb.checksum(after.activeFiles(), List.of("id"))).isEqualTo(expected);
+    Map<String, String> directories = new java.util.TreeMap<>();
+    for (DataFile written : after.activeFiles()) {
+      String value = written.partition().values().get("p");
+      String logPath = written.logPath();
+      directories.put(
+          value.length() > 10 ? value.substring(0, 3) + "..." : value,
+          logPath.contains("/") ? logPath.substring(0, logPath.lastIndexOf('/')) : "(root)");
+    }
+    assertThat(directories)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("aaa...", "(root)", "日日日...", "(root)", "ok", "p=ok"));
   }
 
   @Test

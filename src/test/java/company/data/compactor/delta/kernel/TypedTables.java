@@ -101,13 +101,45 @@ public final class TypedTables {
         Map.of(partitionColumn, Literal.ofString(value)));
   }
 
+  /**
+   * As {@link #append(TableLocation, String, String, String, String)}, with extra options for
+   * DuckDB's Parquet {@code COPY} (e.g. {@code KV_METADATA {...}} footer keys).
+   */
+  public void appendWithCopyOptions(
+      TableLocation location,
+      String partitionColumn,
+      String value,
+      String select,
+      String name,
+      String copyOptions)
+      throws Exception {
+    Path dir = location.localPath().resolve(partitionColumn + "=" + value);
+    Files.createDirectories(dir);
+    commitFile(
+        location,
+        dir.resolve(name + ".parquet"),
+        select,
+        Map.of(partitionColumn, Literal.ofString(value)),
+        ", " + copyOptions);
+  }
+
   private void commitFile(
       TableLocation location, Path file, String select, Map<String, Literal> partition)
+      throws Exception {
+    commitFile(location, file, select, partition, "");
+  }
+
+  private void commitFile(
+      TableLocation location,
+      Path file,
+      String select,
+      Map<String, Literal> partition,
+      String copyOptions)
       throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       s.execute("SET TimeZone = 'UTC'");
-      s.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
+      s.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet" + copyOptions + ")");
     }
     var snapshot = TableManager.loadSnapshot(location.uri()).build(engine);
     Transaction txn = snapshot.buildUpdateTableTransaction("test", Operation.WRITE).build(engine);

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.config.RequestReader;
-import company.data.compactor.config.TableUris;
+import company.data.compactor.admission.Admission;
+import company.data.compactor.admission.AdmittedRun;
+import company.data.compactor.admission.Trigger;
+import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.model.TableKeys;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.MaintenanceReport;
@@ -120,10 +122,10 @@ class DynamoDbTelemetryIT {
   void aRepeatedWriteOfTheSameExecution_isIdempotent_andTheFirstRecordKept() {
     String table = DynoxideServer.shared().newTelemetryTable();
     Map<String, String> env = environment(table);
-    TableLocation location = TableUris.resolve(RequestReader.read(Map.of()), work);
+    AdmittedRun run = Admission.configuredBy(env, work).admit(Trigger.CLI, Map.of());
+    TableLocation location = run.location();
     MaintenanceReport report =
-        Wiring.pipeline(location, work, env, "exec-fixed")
-            .run(RequestReader.read(Map.of()), location);
+        Wiring.pipeline(location, work, env, "exec-fixed", LeaseGuard.UNGUARDED).run(run);
     TelemetryStore store = Wiring.telemetry(work, env);
 
     // A retried write (its first response lost) meets the item it stored: that is success.

@@ -1,4 +1,4 @@
-package company.data.compactor.lambda;
+package company.data.compactor.admission;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -15,10 +15,10 @@ import java.util.Map;
  * server-side defaults in {@value #DEFAULTS_VARIABLE} (a JSON object of inputs), over {@code
  * demo_mode=false}: a trigger about a real table must never mean "seed the demo there".
  */
-final class RemoteInputs {
+public final class RemoteInputs {
 
   /** Server-side default inputs, a JSON object such as {@code {"vacuum_dry_run": false}}. */
-  static final String DEFAULTS_VARIABLE = "COMPACTOR_DEFAULT_INPUTS";
+  public static final String DEFAULTS_VARIABLE = "COMPACTOR_DEFAULT_INPUTS";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -30,7 +30,7 @@ final class RemoteInputs {
    * @throws company.data.compactor.error.CompactorException INVALID_REQUEST when {@code given} is
    *     null (a JSON {@code null} entry) or the defaults variable is not a JSON object
    */
-  static Map<String, Object> merge(Map<String, String> environment, Map<String, ?> given) {
+  public static Map<String, Object> merge(Map<String, String> environment, Map<String, ?> given) {
     if (given == null) {
       throw Errors.invalidRequest(
           List.of(new Violation("inputs", "null", "must be a JSON object of request inputs")));

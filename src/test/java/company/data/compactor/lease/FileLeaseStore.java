@@ -20,11 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Leases as small JSON files under a directory (by default {@code
- * <work-dir>/.delta-compactor/leases}), for runs on one machine. Every read-modify-write of a
- * table's lease happens under an OS file lock on {@code <key>.lock} (and a lock within this JVM,
- * since the OS lock is per process), so concurrent processes see one winner. A crashed holder's
- * lease expires like any other.
+ * A test stand-in: leases as small JSON files under a directory, for handler tests of tables that
+ * live nowhere (s3://bkt/...). Production keeps leases with the table ({@link TableLeaseStore}) or
+ * in DynamoDB. Every read-modify-write of a table's lease happens under an OS file lock on {@code
+ * <key>.lock} (and a lock within this JVM, since the OS lock is per process), so concurrent
+ * processes see one winner. A crashed holder's lease expires like any other.
  */
 public final class FileLeaseStore implements LeaseStore {
 
@@ -80,6 +80,17 @@ public final class FileLeaseStore implements LeaseStore {
           write(renewed);
           return Optional.of(renewed);
         });
+  }
+
+  @Override
+  public boolean holds(Lease lease, Instant now) {
+    return locked(
+        lease.key(),
+        "checking the lease of " + lease.tableUri(),
+        () ->
+            read(lease.key())
+                .filter(c -> c.owner().equals(lease.owner()) && !c.hasExpiredAt(now))
+                .isPresent());
   }
 
   @Override

@@ -1,0 +1,176 @@
+package company.data.compactor.sweep;
+
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.Scratch;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.StoredObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Removes what killed runs left behind, at the start of a run (after the request is validated and
+ * the table's lease taken): abandoned scratch directories under the work directory (rewrite
+ * scratch, S3 upload buffers) and our own temporary objects in the table, as {@link SweepPlanner}
+ * decides. A scratch directory is deleted only while this sweep holds its lock ({@link
+ * Scratch#lockIfAbandoned}), so a live run's scratch, in this process or another, is never touched
+ * however old it looks.
+ *
+ * <p>Sweeping is housekeeping: a failure (a listing or a delete that fails) is returned in {@link
+ * SweepResult#failure()} and logged, never thrown, and the run goes on.
+ */
+public final class Sweeper {
+
+  private static final System.Logger LOG = System.getLogger(Sweeper.class.getName());
+
+  private final Storage storage;
+  private final List<Path> scratchRoots;
+  private final SweepPolicy policy;
+  private final Clock clock;
+
+  /**
+   * @param storage the table's storage
+   * @param scratchRoots where runs make their scratch directories ({@link Scratch#create}): the
+   *     rewrite's scratch root and the S3 upload buffers' directory
+   * @param policy how old leftovers must be
+   * @param clock the time source the cutoffs are taken from
+   */
+  public Sweeper(Storage storage, List<Path> scratchRoots, SweepPolicy policy, Clock clock) {
+    this.storage = storage;
+    this.scratchRoots = List.copyOf(scratchRoots);
+    this.policy = policy;
+    this.clock = clock;
+  }
+
+  /** Sweeps the scratch roots and the table at {@code table}; logs one line with the counts. */
+  public SweepResult sweep(TableLocation table) {
+    Instant now = clock.instant();
+    SweepPlan plan;
+    try {
+      plan =
+          SweepPlanner.plan(
+              scratchDirectories(), storage.listRecursively(table.uri()), now, policy);
+    } catch (IOException | UncheckedIOException e) {
+      return logged(table, failed(now, "listing leftovers failed: " + e.getMessage()));
+    }
+    int swept = 0;
+    int inUse = 0;
+    long scratchBytes = 0;
+    List<String> problems = new ArrayList<>();
+    for (ScratchDirectory dir : plan.staleScratch()) {
+      try {
+        Optional<Scratch.AbandonedLock> lock = Scratch.lockIfAbandoned(dir.path());
+        if (lock.isEmpty()) {
+          inUse += Files.exists(dir.path()) ? 1 : 0;
+          continue;
+        }
+        try (Scratch.AbandonedLock held = lock.get()) {
+          scratchBytes += Scratch.deleteTree(dir.path());
+          swept++;
+        }
+      } catch (IOException | UncheckedIOException e) {
+        problems.add("deleting " + dir.path() + ": " + e.getMessage());
+      }
+    }
+    int objectsSwept = 0;
+    long objectBytes = 0;
+    if (!plan.staleTemporaryObjects().isEmpty()) {
+      try {
+        storage.deleteAll(plan.staleTemporaryObjects().stream().map(StoredObject::path).toList());
+        objectsSwept = plan.staleTemporaryObjects().size();
+        objectBytes = plan.staleTemporaryBytes();
+      } catch (IOException | UncheckedIOException e) {
+        problems.add(
+            "deleting "
+                + plan.staleTemporaryObjects().size()
+                + " temporary objects in "
+                + table
+                + ": "
+                + e.getMessage());
+      }
+    }
+    return logged(
+        table,
+        new SweepResult(
+            plan.scratchCutoff(),
+            plan.temporaryObjectCutoff(),
+            swept,
+            scratchBytes,
+            inUse,
+            plan.youngScratch(),
+            objectsSwept,
+            objectBytes,
+            plan.youngTemporaryObjects(),
+            problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems))));
+  }
+
+  private SweepResult failed(Instant now, String why) {
+    return new SweepResult(
+        now.minus(policy.scratchMinAge()),
+        now.minus(policy.temporaryObjectMinAge()),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        Optional.of(why));
+  }
+
+  private SweepResult logged(TableLocation table, SweepResult result) {
+    LOG.log(
+        result.failure().isPresent() ? Level.WARNING : Level.INFO,
+        "sweep: table={0} scratch={1} swept={2} ({3} bytes) in_use={4} young={5};"
+            + " temporary_objects swept={6} ({7} bytes) young={8}{9}",
+        table,
+        scratchRoots,
+        result.scratchDirsSwept(),
+        result.scratchBytesSwept(),
+        result.scratchDirsInUse(),
+        result.scratchDirsKeptYoung(),
+        result.temporaryObjectsSwept(),
+        result.temporaryObjectBytesSwept(),
+        result.temporaryObjectsKeptYoung(),
+        result.failure().map(f -> "; failed, the run goes on: " + f).orElse(""));
+    return result;
+  }
+
+  /** The directories directly under the scratch roots, with their modification times. */
+  private List<ScratchDirectory> scratchDirectories() throws IOException {
+    List<ScratchDirectory> found = new ArrayList<>();
+    for (Path root : scratchRoots) {
+      if (Files.isDirectory(root)) {
+        listDirectories(root, found);
+      }
+    }
+    return found;
+  }
+
+  private static void listDirectories(Path root, List<ScratchDirectory> found) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+      for (Path entry : entries) {
+        BasicFileAttributes attrs;
+        try {
+          attrs = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+          continue;
+        }
+        if (attrs.isDirectory()) {
+          found.add(new ScratchDirectory(entry, attrs.lastModifiedTime().toInstant()));
+        }
+      }
+    }
+  }
+}

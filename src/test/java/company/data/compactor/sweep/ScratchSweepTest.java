@@ -1,0 +1,106 @@
+package company.data.compactor.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.Scratch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scratch half of the sweep on the local disk: the lock decides, then the age. */
+class ScratchSweepTest {
+
+  private static final Duration TTL = Duration.ofMinutes(20);
+  private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+
+  @TempDir Path work;
+
+  private Path scratchRoot() {
+    return work.resolve("scratch");
+  }
+
+  private SweepResult sweep() {
+    return new Sweeper(
+            new LocalStorage(),
+            List.of(scratchRoot()),
+            new SweepPolicy(TTL, Duration.ofHours(168)),
+            Clock.fixed(NOW, ZoneOffset.UTC))
+        .sweep(TableLocation.parse("table", work));
+  }
+
+  private static void age(Path dir, Instant modified) throws Exception {
+    Files.setLastModifiedTime(dir, FileTime.from(modified));
+  }
+
+  private Path leftover(String name, Instant modified, String content) throws Exception {
+    Path dir = Files.createDirectories(scratchRoot().resolve(name));
+    Files.writeString(
+        Files.createDirectories(dir.resolve("bin-1")).resolve("out.parquet"), content);
+    age(dir, modified);
+    return dir;
+  }
+
+  @Test
+  void aLiveRunsScratch_isNeverSwept_howeverOld() throws Exception {
+    try (Scratch live = Scratch.create(scratchRoot())) {
+      age(live.dir(), NOW.minus(Duration.ofDays(30)));
+
+      SweepResult result = sweep();
+
+      assertThat(live.dir()).isDirectory();
+      assertThat(live.dir().resolve(Scratch.LOCK_FILE)).isRegularFile();
+      assertThat(result.scratchDirsInUse()).isEqualTo(1);
+      assertThat(result.scratchDirsSwept()).isZero();
+    }
+  }
+
+  @Test
+  void anAbandonedScratch_goesOneSecondPastTheTtl_andStaysAtIt() throws Exception {
+    Path older = leftover("run-older", NOW.minus(TTL).minusSeconds(1), "123456789");
+    Path exact = leftover("run-exact", NOW.minus(TTL), "x");
+    Path younger = leftover("run-younger", NOW.minus(TTL).plusSeconds(1), "x");
+
+    SweepResult result = sweep();
+
+    assertThat(older).doesNotExist();
+    assertThat(exact).isDirectory();
+    assertThat(younger).isDirectory();
+    assertThat(result.scratchDirsSwept()).isEqualTo(1);
+    assertThat(result.scratchBytesSwept()).isEqualTo(9);
+    assertThat(result.scratchDirsKeptYoung()).isEqualTo(2);
+    assertThat(result.scratchDirsInUse()).isZero();
+    assertThat(result.scratchCutoff()).isEqualTo(Instant.parse("2026-11-30T11:40:00Z"));
+    assertThat(result.failure()).isEmpty();
+  }
+
+  @Test
+  void directoriesAndFilesNotNamedLikeOurs_stayInTheScratchRoot() throws Exception {
+    Path other = leftover("someone-elses", NOW.minus(Duration.ofDays(30)), "x");
+    Path file = Files.writeString(scratchRoot().resolve("run-file"), "x");
+    age(file, NOW.minus(Duration.ofDays(30)));
+
+    SweepResult result = sweep();
+
+    assertThat(other).isDirectory();
+    assertThat(file).isRegularFile();
+    assertThat(result.scratchDirsSwept()).isZero();
+    assertThat(result.scratchDirsKeptYoung()).isZero();
+  }
+
+  @Test
+  void noScratchRootYet_sweepsNothing() {
+    SweepResult result = sweep();
+
+    assertThat(result.failure()).isEmpty();
+    assertThat(result.scratchDirsSwept()).isZero();
+  }
+}

@@ -1,0 +1,117 @@
+package company.data.compactor.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.StoredObject;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sweep of our temporary objects in a table, on real storage: the objects' own modification
+ * times as storage lists them, the clock set one second either side of the 168-hour cutoff.
+ * Subclasses supply the storage (local disk, S3 through S3Proxy).
+ */
+abstract class TemporaryObjectSweepContract {
+
+  private static final Duration FLOOR = Duration.ofHours(168);
+
+  /** The storage under test. */
+  protected abstract Storage storage();
+
+  /** An empty directory (prefix) to use as the table root, without a trailing slash. */
+  protected abstract String root();
+
+  /** An empty local directory to use as the scratch root. */
+  protected abstract Path scratchRoot();
+
+  private void write(String key) throws Exception {
+    try (OutputStream out = storage().create(root() + "/" + key)) {
+      out.write(key.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private SweepResult sweepAt(Instant now) {
+    return new Sweeper(
+            storage(),
+            List.of(scratchRoot()),
+            new SweepPolicy(Duration.ofMinutes(20), FLOOR),
+            Clock.fixed(now, ZoneOffset.UTC))
+        .sweep(new TableLocation(root()));
+  }
+
+  private List<String> keys() throws Exception {
+    return storage().listRecursively(root()).stream()
+        .map(o -> o.path().substring(root().length() + 1))
+        .toList();
+  }
+
+  @Test
+  void ourTemporaryObjects_goOneSecondAfterTheFloor_notAtIt_andOtherNamesStay() throws Exception {
+    List<String> ours =
+        List.of(
+            "d=1/.compactor-tmp-1-part-1.parquet",
+            "_delta_log/.compactor-tmp-2-00000000000000000031.json",
+            ".compactor-tmp-3-_last_checkpoint");
+    List<String> notOurs =
+        List.of(
+            "d=1/part-1.parquet",
+            "d=1/.part-1.parquet.crc",
+            "_delta_log/00000000000000000000.json",
+            "_delta_log/.tmp-00000000000000000001.json",
+            "d=1/compactor-tmp-1");
+    for (String key : ours) {
+      write(key);
+    }
+    for (String key : notOurs) {
+      write(key);
+    }
+    long newest =
+        storage().listRecursively(root()).stream()
+            .mapToLong(StoredObject::modificationTimeMillis)
+            .max()
+            .orElseThrow();
+    long oldest =
+        storage().listRecursively(root()).stream()
+            .mapToLong(StoredObject::modificationTimeMillis)
+            .min()
+            .orElseThrow();
+    Instant oldestAtCutoff = Instant.ofEpochMilli(oldest).plus(FLOOR);
+    Instant newestPastCutoff = Instant.ofEpochMilli(newest).plus(FLOOR).plusSeconds(1);
+
+    SweepResult early = sweepAt(oldestAtCutoff.minusSeconds(1));
+    SweepResult exact = sweepAt(oldestAtCutoff);
+
+    assertThat(early.temporaryObjectsSwept()).isZero();
+    assertThat(early.temporaryObjectsKeptYoung()).isEqualTo(3);
+    assertThat(exact.temporaryObjectsSwept()).as("at the cutoff is not older").isZero();
+    assertThat(keys()).hasSize(8);
+
+    SweepResult late = sweepAt(newestPastCutoff);
+
+    assertThat(late.failure()).isEmpty();
+    assertThat(late.temporaryObjectsSwept()).isEqualTo(3);
+    assertThat(late.temporaryObjectBytesSwept())
+        .isEqualTo(ours.stream().mapToLong(k -> k.getBytes(StandardCharsets.UTF_8).length).sum());
+    assertThat(late.temporaryObjectsKeptYoung()).isZero();
+    assertThat(late.temporaryObjectCutoff()).isEqualTo(newestPastCutoff.minus(FLOOR));
+    assertThat(keys()).containsExactlyInAnyOrderElementsOf(notOurs);
+  }
+
+  @Test
+  void aMissingTable_sweepsNothing_andDoesNotFail() {
+    SweepResult result = sweepAt(Instant.now().plus(Duration.ofDays(30)));
+
+    assertThat(result.failure()).isEmpty();
+    assertThat(result.temporaryObjectsSwept()).isZero();
+    assertThat(result.scratchDirsSwept()).isZero();
+  }
+}
