@@ -146,6 +146,8 @@ public record MaintenanceReport(
         totalSizeMb,
         totalRows,
         filesWithoutStats,
+        deletedRows,
+        deletedRowsRatio,
         compactionRequired,
         partitions,
         latency,
