@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
     description = {
       "Maintenance gate for Delta Lake tables: measures small-file fragmentation per partition,"
           + " compacts small files into large ones without losing or duplicating a row, measures the "
-          + "read latency it saves, and vacuums files no reader can still need.",
+          + "read latency it saves, vacuums files no reader can still need, and keeps the Delta log"
+          + " short (checkpoints, expired log files).",
       "",
       "Run without AWS on a demo table:  bin/compactor run"
     },
@@ -28,6 +29,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       InspectCommand.class,
       VacuumCommand.class,
+      CleanupLogCommand.class,
       HistoryCommand.class,
       CommandLine.HelpCommand.class
     },

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Run the maintenance pipeline on one table: (demo seed,) inspect, probe, compact, vacuum,"
-          + " report. Every option is a request input in kebab case, with the same default. All "
+          + " log cleanup (checkpoint, expired log files; dry run with vacuum's), report. Every option is a request input in kebab case, with the same default. All "
           + "inputs are validated first; any broken rule is reported (all at once) and nothing is "
           + "touched."
     })

@@ -18,6 +18,8 @@ import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
 import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.inspect.TableInspector;
+import company.data.compactor.loghygiene.LogCleanupMode;
+import company.data.compactor.loghygiene.LogCleanupResult;
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
@@ -30,6 +32,7 @@ import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.DeliveryReport;
 import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.LatencyReport;
+import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.RunState;
 import company.data.compactor.report.StepOutcome;
@@ -184,6 +187,7 @@ public final class MaintenancePipeline {
         compaction.fenced()
             ? skipVacuum(steps, "it lost the table's lease during compaction")
             : vacuum(request, latest, steps);
+    LogCleanupReport logs = compaction.fenced() ? null : logCleanup(request, latest, steps);
     FileSizeHistogram sizes =
         FileSizeHistogram.of(
             snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
@@ -191,24 +195,26 @@ public final class MaintenancePipeline {
         compaction.compacted() && !request.zOrderColumns().isEmpty()
             ? ReportSections.zOrderSkipping(request.zOrderColumns(), snapshot, latest, compaction)
             : null;
-    MaintenanceReport report =
-        deliver(
-            request,
-            report(
-                    "run",
-                    executionId,
-                    started,
-                    request,
-                    location,
-                    health,
-                    latency,
-                    compaction,
-                    vacuum,
-                    sizes,
-                    DeliveryReport.none(),
-                    steps)
-                .withZOrderSkipping(skipping)
-                .withSweep(sweep));
+    MaintenanceReport built =
+        report(
+                "run",
+                executionId,
+                started,
+                request,
+                location,
+                health,
+                latency,
+                compaction,
+                vacuum,
+                sizes,
+                DeliveryReport.none(),
+                steps)
+            .withZOrderSkipping(skipping)
+            .withSweep(sweep);
+    if (logs != null) {
+      built = built.withLogCleanup(logs, Summaries.logCleanup(logs));
+    }
+    MaintenanceReport report = deliver(request, built);
     return recorded(request, report);
   }
 
@@ -358,6 +364,22 @@ public final class MaintenancePipeline {
         report("vacuum", start, location, null, null, vacuum, steps).withSweep(sweep));
   }
 
+  /**
+   * Runs only the log hygiene step (checkpoint when due, expired log files; dry run unless {@code
+   * vacuum_dry_run} is false) on the admitted table ({@code demo_mode} ignored) and records the
+   * report in telemetry.
+   */
+  public MaintenanceReport cleanupLogOnly(AdmittedRun run) {
+    TableLocation location = run.location();
+    ReadOnlyStart start = startReadOnly(run);
+    List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
+    LogCleanupReport logs = logCleanup(start.request(), start.snapshot(), steps);
+    return recorded(
+        start.request(),
+        report("cleanup-log", start, location, null, null, null, steps)
+            .withLogCleanup(logs, Summaries.logCleanup(logs)));
+  }
+
   /** What the single-step commands share: the request without demo mode, the table inspected. */
   private record ReadOnlyStart(
       Instant started,
@@ -384,7 +406,8 @@ public final class MaintenancePipeline {
       List<StepOutcome> steps) {
     FileSizeHistogram sizes =
         command.equals("plan") ? null : FileSizeHistogram.of(start.snapshot().activeFiles(), null);
-    DeliveryReport delivery = command.equals("vacuum") ? DeliveryReport.none() : null;
+    DeliveryReport delivery =
+        command.equals("vacuum") || command.equals("cleanup-log") ? DeliveryReport.none() : null;
     return report(
         command,
         start.executionId(),
@@ -432,6 +455,21 @@ public final class MaintenancePipeline {
                       ? "dry run, nothing deleted"
                       : report.deletedFilesCount() + " deleted")));
     }
+    return report;
+  }
+
+  private LogCleanupReport logCleanup(
+      MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+    LogCleanupResult result =
+        ports
+            .logCleanup()
+            .clean(
+                snapshot, request.vacuumDryRun() ? LogCleanupMode.DRY_RUN : LogCleanupMode.APPLY);
+    LogCleanupReport report = ReportSections.logCleanup(result);
+    steps.add(
+        report.skippedReason() != null
+            ? StepOutcome.skipped("cleanup-log", Summaries.logCleanup(report))
+            : StepOutcome.done("cleanup-log", Summaries.logCleanup(report)));
     return report;
   }
 
@@ -711,6 +749,7 @@ public final class MaintenancePipeline {
         latency,
         compaction,
         vacuum,
+        null,
         null,
         sizes,
         delivery,

@@ -4,6 +4,7 @@ import company.data.compactor.compact.Compactor;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.lease.LeaseGuard;
+import company.data.compactor.loghygiene.LogCleanupExecutor;
 import company.data.compactor.notify.Notifier;
 import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.publish.ReportPublisher;
@@ -22,6 +23,7 @@ import java.util.function.Supplier;
  * @param compactor rewrites and commits compaction plans
  * @param probe measures read latency before and after compaction
  * @param vacuum plans and runs vacuum
+ * @param logCleanup checkpoints the log and deletes expired log files
  * @param sweeper removes what killed runs left behind, at the start of {@code run} and {@code
  *     vacuum}
  * @param telemetry keeps each run's report
@@ -38,6 +40,7 @@ public record PipelinePorts(
     Compactor compactor,
     LatencyProbe probe,
     VacuumExecutor vacuum,
+    LogCleanupExecutor logCleanup,
     Sweeper sweeper,
     TelemetrySink telemetry,
     ReportPublisher publisher,
@@ -52,6 +55,7 @@ public record PipelinePorts(
     Objects.requireNonNull(compactor, "compactor");
     Objects.requireNonNull(probe, "probe");
     Objects.requireNonNull(vacuum, "vacuum");
+    Objects.requireNonNull(logCleanup, "logCleanup");
     Objects.requireNonNull(sweeper, "sweeper");
     Objects.requireNonNull(telemetry, "telemetry");
     Objects.requireNonNull(publisher, "publisher");

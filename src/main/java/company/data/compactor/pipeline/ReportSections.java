@@ -6,6 +6,11 @@ import company.data.compactor.compact.PartitionResult;
 import company.data.compactor.compact.ZOrderSkipping;
 import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.inspect.TableHealth;
+import company.data.compactor.loghygiene.LogCleanupMode;
+import company.data.compactor.loghygiene.LogCleanupPlan;
+import company.data.compactor.loghygiene.LogCleanupResult;
+import company.data.compactor.loghygiene.LogFile;
+import company.data.compactor.loghygiene.LogSettings;
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
@@ -14,6 +19,7 @@ import company.data.compactor.probe.ProbeSettings;
 import company.data.compactor.report.CompactionPartitionReport;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.LatencyReport;
+import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.PartitionReport;
 import company.data.compactor.report.PlanPartitionReport;
 import company.data.compactor.report.PlanReport;
@@ -114,6 +120,42 @@ final class ReportSections {
                         round(m.fileFractionBefore()),
                         round(m.fileFractionAfter())))
             .toList());
+  }
+
+  /** The {@code log_cleanup} section. */
+  static LogCleanupReport logCleanup(LogCleanupResult result) {
+    LogCleanupPlan plan = result.plan();
+    LogSettings settings = plan.settings();
+    List<String> warnings = new java.util.ArrayList<>(plan.warnings());
+    settings.problems().stream()
+        .filter(p -> p.startsWith(LogSettings.INTERVAL))
+        .map(p -> p + ": no checkpoint is written")
+        .forEach(warnings::add);
+    if (result.skippedOutsideRoot() > 0) {
+      warnings.add(
+          result.skippedOutsideRoot()
+              + " expired log files were not deleted: their real path is outside the table root");
+    }
+    return new LogCleanupReport(
+        result.mode() == LogCleanupMode.DRY_RUN,
+        settings.cleanupEnabled(),
+        settings.retention().map(java.time.Duration::toHours).orElse(null),
+        settings.retentionSource(),
+        plan.cutoff() == null ? null : plan.cutoff().toString(),
+        settings.checkpointInterval().isPresent() ? settings.checkpointInterval().getAsInt() : null,
+        result.checkpoint().commitsSinceCheckpoint(),
+        result.checkpointStatus().name().toLowerCase(Locale.ROOT),
+        result.checkpoint().due() ? result.checkpoint().latestVersion() : null,
+        result.checkpointDetail(),
+        result.listedFiles(),
+        plan.expired().size(),
+        plan.expired().stream().limit(20).map(LogFile::name).toList(),
+        result.deletedFiles(),
+        result.checkpoint().latestVersion(),
+        plan.oldestVersionBefore(),
+        plan.oldestVersionAfter(),
+        plan.skippedReason(),
+        warnings);
   }
 
   private static double round(double fraction) {

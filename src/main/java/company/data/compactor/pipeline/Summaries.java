@@ -5,6 +5,7 @@ import company.data.compactor.inspect.TableHealth;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.LatencyReport;
+import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.VacuumReport;
 import java.util.List;
@@ -102,5 +103,44 @@ final class Summaries {
       text.append(" Not in this build yet: ").append(unavailable).append(".");
     }
     return text.toString();
+  }
+
+  /** The one sentence about log hygiene. */
+  static String logCleanup(LogCleanupReport logs) {
+    String checkpoint =
+        switch (logs.checkpointStatus()) {
+          case "not_due" ->
+              String.format(
+                  Locale.ROOT,
+                  "no checkpoint due (%d commits since the last)",
+                  logs.commitsSinceCheckpoint());
+          case "would_write" -> "checkpoint due at version " + logs.checkpointVersion();
+          case "written" -> "checkpoint written at version " + logs.checkpointVersion();
+          case "already_exists" -> "checkpoint at version " + logs.checkpointVersion() + " existed";
+          default ->
+              "checkpoint at version "
+                  + logs.checkpointVersion()
+                  + " "
+                  + logs.checkpointStatus()
+                  + (logs.checkpointDetail() == null ? "" : " (" + logs.checkpointDetail() + ")");
+        };
+    if (logs.skippedReason() != null) {
+      return "Log cleanup: " + checkpoint + "; " + logs.skippedReason() + ".";
+    }
+    return String.format(
+        Locale.ROOT,
+        "Log cleanup (%d h, cutoff %s): %s; %d of %d log files expired, %s; versions %d..%d"
+            + " readable%s.",
+        logs.logRetentionHours(),
+        logs.cutoff(),
+        checkpoint,
+        logs.expiredFilesCount(),
+        logs.logFilesListed(),
+        logs.dryRun() ? "dry run" : logs.deletedFilesCount() + " deleted",
+        logs.dryRun() ? logs.oldestVersionBefore() : logs.oldestVersionAfter(),
+        logs.latestVersion(),
+        logs.dryRun() && logs.expiredFilesCount() > 0
+            ? " (" + logs.oldestVersionAfter() + ".." + logs.latestVersion() + " after applying)"
+            : "");
   }
 }

@@ -36,6 +36,8 @@ import java.util.Map;
  *     {@code inspect}
  * @param vacuum what vacuum found and deleted (unwrapped to the top level); null when it did not
  *     run
+ * @param logCleanup the checkpoint and the expired log files ({@code log_cleanup}); null when the
+ *     step did not run
  * @param zorderSkipping how well a point lookup on the Z-order columns skips files before and
  *     after; null when no Z-order rewrite was committed
  * @param fileSizeHistogram file sizes per partition before and after; null for {@code plan}
@@ -70,6 +72,7 @@ public record MaintenanceReport(
     @JsonUnwrapped LatencyReport latency,
     @JsonUnwrapped CompactionReport compaction,
     @JsonUnwrapped VacuumReport vacuum,
+    LogCleanupReport logCleanup,
     ZOrderSkippingReport zorderSkipping,
     FileSizeHistogram fileSizeHistogram,
     @JsonUnwrapped DeliveryReport delivery,
@@ -112,11 +115,50 @@ public record MaintenanceReport(
         latency,
         compaction,
         vacuum,
+        logCleanup,
         skipping,
         fileSizeHistogram,
         delivery,
         steps,
         summary,
+        sweep);
+  }
+
+  /**
+   * This report with the log hygiene section {@code logCleanup}, its {@code sentence} appended to
+   * the summary.
+   */
+  public MaintenanceReport withLogCleanup(LogCleanupReport logCleanup, String sentence) {
+    return new MaintenanceReport(
+        schemaVersion,
+        executionId,
+        command,
+        evaluatedAt,
+        durationMs,
+        tableUri,
+        tableVersion,
+        demoMode,
+        inputs,
+        totalFiles,
+        totalSmallFiles,
+        smallFileRatioPct,
+        avgFileSizeMb,
+        totalSizeMb,
+        totalRows,
+        filesWithoutStats,
+        deletedRows,
+        deletedRowsRatio,
+        compactionRequired,
+        partitions,
+        latency,
+        compaction,
+        vacuum,
+        logCleanup,
+        zorderSkipping,
+        fileSizeHistogram,
+        delivery,
+        steps,
+        summary + " " + sentence,
         sweep);
   }
 
@@ -165,6 +207,7 @@ public record MaintenanceReport(
         latency,
         compaction,
         vacuum,
+        logCleanup,
         zorderSkipping,
         fileSizeHistogram,
         delivery,
@@ -199,6 +242,7 @@ public record MaintenanceReport(
         latency,
         compaction,
         vacuum,
+        logCleanup,
         zorderSkipping,
         fileSizeHistogram,
         delivery,

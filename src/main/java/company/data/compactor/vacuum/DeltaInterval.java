@@ -21,10 +21,10 @@ import java.util.regex.Pattern;
  * <p>The sum is exact (arbitrary precision) and saturates at {@link Retention#LONGEST} instead of
  * overflowing: a huge value means "keep everything".
  */
-final class DeltaInterval {
+public final class DeltaInterval {
 
   /** A value that is not a Delta interval; the message says why, for people. */
-  static final class NotAnInterval extends Exception {
+  public static final class NotAnInterval extends Exception {
     NotAnInterval(String why) {
       super(why);
     }
@@ -46,7 +46,7 @@ final class DeltaInterval {
   private DeltaInterval() {}
 
   /** Parses {@code text}; the result is never negative and at most {@link Retention#LONGEST}. */
-  static Duration parse(String text) throws NotAnInterval {
+  public static Duration parse(String text) throws NotAnInterval {
     String[] tokens = text.trim().toLowerCase(Locale.ROOT).split("\\s+");
     int i = tokens.length > 0 && tokens[0].equals("interval") ? 1 : 0;
     if (tokens.length == i || tokens[i].isEmpty()) {

@@ -7,6 +7,7 @@ import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.delta.kernel.KernelTableCheckpointer;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.error.Errors;
@@ -19,6 +20,8 @@ import company.data.compactor.lease.ReplayLedger;
 import company.data.compactor.lease.TableLeaseStore;
 import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
 import company.data.compactor.lease.dynamodb.DynamoDbReplayLedger;
+import company.data.compactor.loghygiene.LogCleanupExecutor;
+import company.data.compactor.loghygiene.LogCleanupPlanner;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.notify.FailureAlert;
 import company.data.compactor.notify.NoNotifier;
@@ -168,6 +171,8 @@ public final class Wiring {
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new VacuumExecutor(
                 storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
+            new LogCleanupExecutor(
+                storage, new KernelTableCheckpointer(storage), new LogCleanupPlanner(clock)),
             new Sweeper(
                 storage,
                 List.of(

@@ -10,10 +10,13 @@ import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.delta.kernel.KernelTableCheckpointer;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.lease.Leases;
+import company.data.compactor.loghygiene.LogCleanupExecutor;
+import company.data.compactor.loghygiene.LogCleanupPlanner;
 import company.data.compactor.notify.NoNotifier;
 import company.data.compactor.pipeline.MaintenancePipeline;
 import company.data.compactor.pipeline.PipelinePorts;
@@ -72,6 +75,8 @@ class ProbeScratchIT {
                   new StorageReadProbe(storage, ProbeSettings.defaults(), probeRoot, dir -> 1024),
                   new VacuumExecutor(
                       storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
+                  new LogCleanupExecutor(
+                      storage, new KernelTableCheckpointer(storage), new LogCleanupPlanner(clock)),
                   new Sweeper(
                       storage,
                       List.of(work.resolve("scratch")),
