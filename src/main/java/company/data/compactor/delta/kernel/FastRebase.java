@@ -39,7 +39,11 @@ final class FastRebase {
     Set<String> inputs = new HashSet<>();
     for (DataFile file : removed) {
       inputs.add(file.path());
-      inputs.add(KernelLogReader.resolve(location, file.logPath()));
+      try {
+        inputs.add(KernelLogReader.resolve(location, file.logPath()));
+      } catch (RuntimeException e) {
+        // The resolved path is already known; a log path that does not parse adds nothing.
+      }
     }
     return new FastRebase(location, inputs);
   }

@@ -398,6 +398,7 @@ public final class KernelLogReader implements LogReader {
    */
   static String resolve(TableLocation location, String logged) {
     return TableLocation.canonicalPath(
-        new Path(new Path(URI.create(location.uri())), new Path(URI.create(logged))).toString());
+        // The root as a path string: it may hold characters a URI must escape (a space).
+        new Path(new Path(location.uri()), new Path(URI.create(logged))).toString());
   }
 }
