@@ -35,6 +35,8 @@ import java.util.Objects;
  * @param maxZOrderGroupBytes {@code max_zorder_group_bytes}, default 2 GiB: input bytes one Z-order
  *     group may read; rows are globally ordered within a group, and its inputs, outputs and sort
  *     spill must fit the scratch disk
+ * @param zOrderColumnsSource whether {@code z_order_columns} was given or is the default: a default
+ *     naming a column the table lacks means bin-packing, a given one is an error
  */
 public record MaintenanceRequest(
     boolean demoMode,
@@ -50,7 +52,16 @@ public record MaintenanceRequest(
     String partitionFilter,
     java.util.OptionalLong maxBytesPerRun,
     String vacuumMode,
-    long maxZOrderGroupBytes) {
+    long maxZOrderGroupBytes,
+    Source zOrderColumnsSource) {
+
+  /** Where an input's value came from. */
+  public enum Source {
+    /** Given by the caller. */
+    GIVEN,
+    /** The documented default, the caller said nothing. */
+    DEFAULT
+  }
 
   public static final long DEFAULT_MAX_ZORDER_GROUP_BYTES = 2L << 30;
   public static final boolean DEFAULT_DEMO_MODE = true;
@@ -70,6 +81,7 @@ public record MaintenanceRequest(
     Objects.requireNonNull(partitionFilter, "partitionFilter");
     Objects.requireNonNull(maxBytesPerRun, "maxBytesPerRun");
     Objects.requireNonNull(vacuumMode, "vacuumMode");
+    Objects.requireNonNull(zOrderColumnsSource, "zOrderColumnsSource");
     zOrderColumns = List.copyOf(zOrderColumns);
   }
 
@@ -89,7 +101,8 @@ public record MaintenanceRequest(
         "",
         java.util.OptionalLong.empty(),
         DEFAULT_VACUUM_MODE,
-        DEFAULT_MAX_ZORDER_GROUP_BYTES);
+        DEFAULT_MAX_ZORDER_GROUP_BYTES,
+        Source.DEFAULT);
   }
 
   /** This request with {@code demo_mode} off (for read-only commands). */
@@ -108,7 +121,8 @@ public record MaintenanceRequest(
         partitionFilter,
         maxBytesPerRun,
         vacuumMode,
-        maxZOrderGroupBytes);
+        maxZOrderGroupBytes,
+        zOrderColumnsSource);
   }
 
   /** This request with other Z-order columns. */
@@ -127,6 +141,33 @@ public record MaintenanceRequest(
         partitionFilter,
         maxBytesPerRun,
         vacuumMode,
-        maxZOrderGroupBytes);
+        maxZOrderGroupBytes,
+        Source.GIVEN);
+  }
+
+  /**
+   * This request with the default {@code z_order_columns} dropped (bin-packing only) when the table
+   * lacks one of them; unchanged when the columns were given, which stay the caller's to fix.
+   */
+  public MaintenanceRequest fittedTo(java.util.function.Predicate<String> tableHasColumn) {
+    if (zOrderColumnsSource == Source.GIVEN || zOrderColumns.stream().allMatch(tableHasColumn)) {
+      return this;
+    }
+    return new MaintenanceRequest(
+        demoMode,
+        tableUri,
+        smallFileThresholdMb,
+        compactionRatioThresholdPct,
+        targetFileSizeMb,
+        List.of(),
+        vacuumRetentionHours,
+        vacuumDryRun,
+        latencySlaMs,
+        notifySlack,
+        partitionFilter,
+        maxBytesPerRun,
+        vacuumMode,
+        maxZOrderGroupBytes,
+        zOrderColumnsSource);
   }
 }

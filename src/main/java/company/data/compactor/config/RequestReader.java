@@ -65,7 +65,10 @@ public final class RequestReader {
                 .toLowerCase(Locale.ROOT),
             values
                 .optionalLong(InputKey.MAX_ZORDER_GROUP_BYTES)
-                .orElse(defaults.maxZOrderGroupBytes()));
+                .orElse(defaults.maxZOrderGroupBytes()),
+            inputs.get(InputKey.Z_ORDER_COLUMNS.key()) != null
+                ? MaintenanceRequest.Source.GIVEN
+                : MaintenanceRequest.Source.DEFAULT);
     // Rules are checked only on inputs that parsed, so one bad value is reported once.
     for (Violation v : RequestRules.violations(request)) {
       if (!values.malformed(v.key())) {

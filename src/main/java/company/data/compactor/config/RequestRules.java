@@ -107,7 +107,8 @@ public final class RequestRules {
                 column
                     + " is not a column of the table (columns: "
                     + known
-                    + "); name existing columns, or pass an empty list for bin-packing only"));
+                    + "); name existing columns, or pass an empty list for bin-packing only"
+                    + " (--z-order-columns '' on the command line)"));
       } else if (!isOrderable(schema.column(column).get().type())) {
         found.add(
             violation(

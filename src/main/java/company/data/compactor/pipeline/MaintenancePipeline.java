@@ -39,6 +39,7 @@ import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.SweepReport;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
+import company.data.compactor.sweep.Sweeper;
 import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumMode;
 import company.data.compactor.vacuum.VacuumResult;
@@ -107,10 +108,11 @@ public final class MaintenancePipeline {
       steps.add(StepOutcome.skipped("seed", "demo_mode is false"));
     }
     TableSnapshot snapshot = ports.tables().loadLatest(location);
+    request = fittedZOrder(request, snapshot, steps);
     PartitionFilter filter = tableChecked(request, snapshot.schema());
     // A retention property the vacuum step would refuse stops the run before compaction writes.
     Retention.effective(request.vacuumRetentionHours(), snapshot.properties());
-    SweepReport sweep = sweep(location);
+    SweepReport sweep = sweep(location, Sweeper.Scope.SCRATCH_AND_TABLE);
     TableHealth health = inspect(request, snapshot);
     steps.add(inspected(health));
     List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());
@@ -356,7 +358,13 @@ public final class MaintenancePipeline {
   public MaintenanceReport vacuumOnly(AdmittedRun run) {
     TableLocation location = run.location();
     ReadOnlyStart start = startReadOnly(run);
-    SweepReport sweep = sweep(location);
+    // A dry run leaves the table as it is: only the work directory's scratch is swept.
+    SweepReport sweep =
+        sweep(
+            location,
+            start.request().vacuumDryRun()
+                ? Sweeper.Scope.SCRATCH_ONLY
+                : Sweeper.Scope.SCRATCH_AND_TABLE);
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     VacuumReport vacuum = vacuum(start.request(), start.snapshot(), steps);
     return recorded(
@@ -391,8 +399,8 @@ public final class MaintenancePipeline {
   private ReadOnlyStart startReadOnly(AdmittedRun run) {
     Instant started = ports.clock().instant();
     String executionId = ports.executionIds().get();
-    MaintenanceRequest readOnly = run.request().withoutDemo();
     TableSnapshot snapshot = ports.tables().loadLatest(run.location());
+    MaintenanceRequest readOnly = fittedZOrder(run.request().withoutDemo(), snapshot, null);
     return new ReadOnlyStart(started, executionId, readOnly, snapshot, inspect(readOnly, snapshot));
   }
 
@@ -485,8 +493,8 @@ public final class MaintenancePipeline {
    * before this run's work; housekeeping that never fails the run (see {@link
    * company.data.compactor.sweep.Sweeper}).
    */
-  private SweepReport sweep(TableLocation location) {
-    return ReportSections.sweep(ports.sweeper().sweep(location));
+  private SweepReport sweep(TableLocation location, Sweeper.Scope scope) {
+    return ReportSections.sweep(ports.sweeper().sweep(location, scope));
   }
 
   /**
@@ -658,6 +666,30 @@ public final class MaintenancePipeline {
    *
    * @throws CompactorException INVALID_REQUEST naming every broken rule; nothing touched
    */
+  /**
+   * The request with the default {@code z_order_columns} dropped when the table lacks one (the
+   * default fits the demo table, not every table): bin-packing, said in a {@code z-order} step
+   * added to {@code steps} (when given) and so in the summary. Columns the caller gave are kept and
+   * checked as given.
+   */
+  private static MaintenanceRequest fittedZOrder(
+      MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+    MaintenanceRequest fitted =
+        request.fittedTo(column -> snapshot.schema().column(column).isPresent());
+    if (fitted != request) {
+      String why =
+          "Bin-packed: the default z_order_columns "
+              + request.zOrderColumns()
+              + " names no column of this table; give --z-order-columns (z_order_columns) to"
+              + " Z-order";
+      LOG.log(Level.INFO, "{0}: table={1}", why, snapshot.location());
+      if (steps != null) {
+        steps.add(StepOutcome.skipped("z-order", why));
+      }
+    }
+    return fitted;
+  }
+
   private static PartitionFilter tableChecked(MaintenanceRequest request, TableSchema schema) {
     List<Violation> found = new ArrayList<>(RequestRules.violationsAgainst(request, schema));
     PartitionFilter filter = null;

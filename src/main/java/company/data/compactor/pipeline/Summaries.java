@@ -86,6 +86,9 @@ final class Summaries {
                       + " removed files wait for their tombstones to pass the retention"));
     }
     steps.stream()
+        .filter(s -> s.step().equals("z-order") && s.status().equals("skipped"))
+        .forEach(s -> text.append(" ").append(s.detail()).append("."));
+    steps.stream()
         .filter(s -> s.status().equals("failed"))
         .forEach(
             s ->

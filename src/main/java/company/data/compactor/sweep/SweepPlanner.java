@@ -57,18 +57,28 @@ public final class SweepPlanner {
         scratchCutoff, objectCutoff, staleScratch, youngScratch, staleObjects, youngObjects);
   }
 
-  /** Whether a scratch root entry is a run's scratch directory ({@code run-*}). */
+  private static final String UUID_PATTERN =
+      "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+  private static final java.util.regex.Pattern SCRATCH_NAME =
+      java.util.regex.Pattern.compile(
+          java.util.regex.Pattern.quote(Scratch.RUN_PREFIX) + UUID_PATTERN);
+  private static final java.util.regex.Pattern TEMPORARY_NAME =
+      java.util.regex.Pattern.compile(
+          java.util.regex.Pattern.quote(LocalStorage.TEMP_PREFIX) + UUID_PATTERN + "-.+");
+
+  /**
+   * Whether a scratch root entry is named as a run's scratch directory: exactly {@code run-<uuid>},
+   * as {@link Scratch#create} names it (a user's {@code run-logs} is not).
+   */
   public static boolean isScratchOfARun(String name) {
-    return name.startsWith(Scratch.RUN_PREFIX) && name.length() > Scratch.RUN_PREFIX.length();
+    return SCRATCH_NAME.matcher(name).matches();
   }
 
   /**
-   * Whether an object is a temporary file we write beside a destination before moving it into place
-   * ({@code .compactor-tmp-*}, see {@link LocalStorage}).
+   * Whether an object is named exactly as the temporary file we write beside a destination before
+   * moving it into place ({@code .compactor-tmp-<uuid>-<name>}, see {@link LocalStorage}).
    */
   public static boolean isOurTemporaryObject(StoredObject object) {
-    String name = object.name();
-    return name.startsWith(LocalStorage.TEMP_PREFIX)
-        && name.length() > LocalStorage.TEMP_PREFIX.length();
+    return TEMPORARY_NAME.matcher(object.name()).matches();
   }
 }

@@ -53,14 +53,35 @@ public final class Sweeper {
     this.clock = clock;
   }
 
+  /** What a sweep may remove. */
+  public enum Scope {
+    /** Stale scratch of killed runs and our stale temporary objects in the table. */
+    SCRATCH_AND_TABLE,
+    /** Stale scratch only: the table is left untouched (a dry run promises that). */
+    SCRATCH_ONLY
+  }
+
   /** Sweeps the scratch roots and the table at {@code table}; logs one line with the counts. */
   public SweepResult sweep(TableLocation table) {
+    return sweep(table, Scope.SCRATCH_AND_TABLE);
+  }
+
+  /**
+   * Sweeps the scratch roots and, for {@link Scope#SCRATCH_AND_TABLE}, our stale temporary objects
+   * in the table (named exactly as {@link company.data.compactor.storage.LocalStorage} names them);
+   * logs one line with the counts.
+   */
+  public SweepResult sweep(TableLocation table, Scope scope) {
     Instant now = clock.instant();
     SweepPlan plan;
     try {
+      boolean tableToo = scope == Scope.SCRATCH_AND_TABLE;
       plan =
           SweepPlanner.plan(
-              scratchDirectories(), storage.listRecursively(table.uri()), now, policy);
+              scratchDirectories(),
+              tableToo ? storage.listRecursively(table.uri()) : List.of(),
+              now,
+              policy);
     } catch (IOException | UncheckedIOException e) {
       return logged(table, failed(now, "listing leftovers failed: " + e.getMessage()));
     }
@@ -151,8 +172,11 @@ public final class Sweeper {
   private List<ScratchDirectory> scratchDirectories() throws IOException {
     List<ScratchDirectory> found = new ArrayList<>();
     for (Path root : scratchRoots) {
-      if (Files.isDirectory(root)) {
+      // A root that is a link may lead into anyone's directory: never swept.
+      if (Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
         listDirectories(root, found);
+      } else if (Files.isSymbolicLink(root)) {
+        LOG.log(Level.WARNING, "sweep: scratch root {0} is a symbolic link; not swept", root);
       }
     }
     return found;
@@ -167,7 +191,9 @@ public final class Sweeper {
         } catch (NoSuchFileException e) {
           continue;
         }
-        if (attrs.isDirectory()) {
+        // Only directories Scratch made: they hold its lock file from their first moment.
+        if (attrs.isDirectory()
+            && Files.isRegularFile(entry.resolve(Scratch.LOCK_FILE), LinkOption.NOFOLLOW_LINKS)) {
           found.add(new ScratchDirectory(entry, attrs.lastModifiedTime().toInstant()));
         }
       }

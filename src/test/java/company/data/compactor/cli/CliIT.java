@@ -142,6 +142,115 @@ class CliIT {
     assertNoTableWritten();
   }
 
+  /** A table of id and p: no customer_id, the default z_order_columns' column. */
+  private TableLocation tableWithoutCustomerId() throws Exception {
+    TableLocation table = TableLocation.parse("plain", work);
+    company.data.compactor.delta.kernel.TypedTables typed =
+        new company.data.compactor.delta.kernel.TypedTables();
+    typed.create(
+        table,
+        new io.delta.kernel.types.StructType()
+            .add("id", io.delta.kernel.types.LongType.LONG)
+            .add("p", io.delta.kernel.types.StringType.STRING),
+        "p");
+    for (int i = 0; i < 4; i++) {
+      typed.append(
+          table,
+          "p",
+          "a",
+          "SELECT range AS id FROM range(" + (i * 10) + ", " + (i * 10 + 10) + ")",
+          "in-" + i);
+    }
+    return table;
+  }
+
+  @Test
+  void run_theDefaultZOrderColumnMissing_binPacks_andSaysSo() throws Exception {
+    TableLocation table = tableWithoutCustomerId();
+
+    Result result =
+        cli(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            table.uri(),
+            "--json");
+
+    assertThat(result.code()).as(result.err()).isZero();
+    JsonNode report = new ObjectMapper().readTree(result.out());
+    assertThat(report.get("files_before").asInt()).isEqualTo(4);
+    assertThat(report.get("files_after").asInt()).isEqualTo(1);
+    assertThat(report.get("inputs").get("z_order_columns")).isEmpty();
+    assertThat(report.get("summary").asText())
+        .contains(
+            "Bin-packed: the default z_order_columns [customer_id] names no column of this table;"
+                + " give --z-order-columns (z_order_columns) to Z-order.");
+  }
+
+  @Test
+  void run_aGivenZOrderColumnMissing_exit2_showingTheCommandLineForm() throws Exception {
+    TableLocation table = tableWithoutCustomerId();
+
+    Result result =
+        cli(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            table.uri(),
+            "--z-order-columns",
+            "customer_id");
+
+    assertThat(result.code()).isEqualTo(2);
+    assertThat(result.err())
+        .contains(
+            "customer_id is not a column of the table (columns: id, p); name existing columns, or"
+                + " pass an empty list for bin-packing only (--z-order-columns '' on the command"
+                + " line)");
+  }
+
+  @Test
+  void vacuum_aDryRun_leavesTheTablesOldTemporaryFiles_anApplyingOneSweepsThem() throws Exception {
+    TableLocation table = tableWithoutCustomerId();
+    Path leftover =
+        table
+            .localPath()
+            .resolve("p=a/.compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-9.parquet");
+    Files.writeString(leftover, "x");
+    Files.setLastModifiedTime(
+        leftover,
+        java.nio.file.attribute.FileTime.from(Instant.now().minus(Duration.ofHours(200))));
+
+    Result dry = cli("vacuum", "--work-dir", work.toString(), "--table-uri", table.uri(), "--json");
+
+    assertThat(dry.code()).as(dry.err()).isZero();
+    assertThat(leftover).as("a dry run deletes nothing in the table").exists();
+    Result apply =
+        cli(
+            "vacuum",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            table.uri(),
+            "--vacuum-dry-run",
+            "false",
+            "--json");
+    assertThat(apply.code()).as(apply.err()).isZero();
+    assertThat(leftover).doesNotExist();
+    assertThat(
+            new ObjectMapper()
+                .readTree(apply.out())
+                .get("sweep")
+                .get("temporary_objects_swept")
+                .asInt())
+        .isEqualTo(1);
+  }
+
   @Test
   void run_onAMissingTableWithoutDemoMode_exit1_sayingHowToFixIt() {
     Result result =

@@ -42,7 +42,8 @@ class RequestRulesTest {
               assertThat(v.rule())
                   .isEqualTo(
                       "nope is not a column of the table (columns: event_id, customer_id, event_date);"
-                          + " name existing columns, or pass an empty list for bin-packing only");
+                          + " name existing columns, or pass an empty list for bin-packing only"
+                          + " (--z-order-columns '' on the command line)");
             });
   }
 
@@ -56,7 +57,8 @@ class RequestRulesTest {
         .containsExactly(
             "event_date is a partition column; every file holds one value of it, so it cannot be clustered",
             "missing is not a column of the table (columns: event_id, customer_id, event_date);"
-                + " name existing columns, or pass an empty list for bin-packing only");
+                + " name existing columns, or pass an empty list for bin-packing only"
+                + " (--z-order-columns '' on the command line)");
   }
 
   @Test

@@ -171,17 +171,21 @@ class KilledRunIT {
     // What a run killed inside a write a week ago left beside its destination (169 h old)...
     Path oldTemp =
         plant(
-            partition.resolve(".compactor-tmp-dead-part-1.parquet"),
+            partition.resolve(".compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet"),
             "12345",
             Duration.ofHours(169));
     Path oldLogTemp =
         plant(
-            root.resolve("_delta_log/.compactor-tmp-dead-00000000000000000031.json"),
+            root.resolve(
+                "_delta_log/.compactor-tmp-7c9e6679-7425-40de-944b-e07fc1f90ae7-00000000000000000031.json"),
             "123",
             Duration.ofHours(169));
     // ...one killed 167 h ago, and a hidden file that is not ours.
     Path youngTemp =
-        plant(partition.resolve(".compactor-tmp-young-part-2.parquet"), "x", Duration.ofHours(167));
+        plant(
+            partition.resolve(".compactor-tmp-3f2504e0-4f89-11d3-9a0c-0305e82c3301-part-2.parquet"),
+            "x",
+            Duration.ofHours(167));
     Path notOurs = plant(partition.resolve(".someone-elses-tmp"), "x", Duration.ofDays(400));
 
     CliRunner.Result next = cli("run", "--demo-mode", "false");

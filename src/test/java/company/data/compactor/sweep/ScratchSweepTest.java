@@ -41,13 +41,53 @@ class ScratchSweepTest {
     Files.setLastModifiedTime(dir, FileTime.from(modified));
   }
 
+  /** A dead run's scratch: its lock file is there, nobody holds the lock. */
   private Path leftover(String name, Instant modified, String content) throws Exception {
     Path dir = Files.createDirectories(scratchRoot().resolve(name));
+    Files.createFile(dir.resolve(Scratch.LOCK_FILE));
     Files.writeString(
         Files.createDirectories(dir.resolve("bin-1")).resolve("out.parquet"), content);
     age(dir, modified);
     return dir;
   }
+
+  @Test
+  void aDirectoryNamedLikeOursWithoutOurLockFile_stays() throws Exception {
+    Path dir = Files.createDirectories(scratchRoot().resolve("run-" + UUID_WITHOUT_LOCK));
+    Files.writeString(dir.resolve("notes.txt"), "a user's");
+    Path logs = Files.createDirectories(scratchRoot().resolve("run-logs"));
+    Files.createFile(logs.resolve(Scratch.LOCK_FILE));
+    age(dir, NOW.minus(Duration.ofDays(30)));
+    age(logs, NOW.minus(Duration.ofDays(30)));
+
+    SweepResult result = sweep();
+
+    assertThat(dir.resolve("notes.txt")).isRegularFile();
+    assertThat(logs).isDirectory();
+    assertThat(result.scratchDirsSwept()).isZero();
+  }
+
+  @Test
+  void aScratchRootThatIsALink_isNotSwept() throws Exception {
+    Path shared = Files.createDirectories(work.resolve("shared"));
+    Path someones = Files.createDirectories(shared.resolve("run-" + UUID_WITHOUT_LOCK));
+    Files.createFile(someones.resolve(Scratch.LOCK_FILE));
+    age(someones, NOW.minus(Duration.ofDays(30)));
+    Path link = Files.createSymbolicLink(work.resolve("linked-scratch"), shared);
+
+    SweepResult result =
+        new Sweeper(
+                new LocalStorage(),
+                List.of(link),
+                new SweepPolicy(TTL, Duration.ofHours(168)),
+                Clock.fixed(NOW, ZoneOffset.UTC))
+            .sweep(TableLocation.parse("table", work));
+
+    assertThat(someones).isDirectory();
+    assertThat(result.scratchDirsSwept()).isZero();
+  }
+
+  private static final String UUID_WITHOUT_LOCK = "6fa459ea-ee8a-3ca4-894e-db77e160355e";
 
   @Test
   void aLiveRunsScratch_isNeverSwept_howeverOld() throws Exception {
@@ -65,9 +105,14 @@ class ScratchSweepTest {
 
   @Test
   void anAbandonedScratch_goesOneSecondPastTheTtl_andStaysAtIt() throws Exception {
-    Path older = leftover("run-older", NOW.minus(TTL).minusSeconds(1), "123456789");
-    Path exact = leftover("run-exact", NOW.minus(TTL), "x");
-    Path younger = leftover("run-younger", NOW.minus(TTL).plusSeconds(1), "x");
+    Path older =
+        leftover(
+            "run-0f8fad5b-d9cb-469f-a165-70867728950e",
+            NOW.minus(TTL).minusSeconds(1),
+            "123456789");
+    Path exact = leftover("run-7c9e6679-7425-40de-944b-e07fc1f90ae7", NOW.minus(TTL), "x");
+    Path younger =
+        leftover("run-3f2504e0-4f89-11d3-9a0c-0305e82c3301", NOW.minus(TTL).plusSeconds(1), "x");
 
     SweepResult result = sweep();
 

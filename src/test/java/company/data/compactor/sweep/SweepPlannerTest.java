@@ -33,15 +33,17 @@ class SweepPlannerTest {
     SweepPlan plan =
         SweepPlanner.plan(
             List.of(
-                dir("run-older", cutoff.minusSeconds(1)),
-                dir("run-exact", cutoff),
-                dir("run-younger", cutoff.plusSeconds(1))),
+                dir("run-0f8fad5b-d9cb-469f-a165-70867728950e", cutoff.minusSeconds(1)),
+                dir("run-7c9e6679-7425-40de-944b-e07fc1f90ae7", cutoff),
+                dir("run-3f2504e0-4f89-11d3-9a0c-0305e82c3301", cutoff.plusSeconds(1))),
             List.of(),
             NOW,
             POLICY);
 
     assertThat(plan.scratchCutoff()).isEqualTo(Instant.parse("2026-11-30T11:40:00Z"));
-    assertThat(plan.staleScratch()).extracting(ScratchDirectory::name).containsExactly("run-older");
+    assertThat(plan.staleScratch())
+        .extracting(ScratchDirectory::name)
+        .containsExactly("run-0f8fad5b-d9cb-469f-a165-70867728950e");
     assertThat(plan.youngScratch()).isEqualTo(2);
   }
 
@@ -52,16 +54,23 @@ class SweepPlannerTest {
         SweepPlanner.plan(
             List.of(),
             List.of(
-                object("d=1/.compactor-tmp-a-part-1.parquet", cutoff.minusSeconds(1)),
-                object("_delta_log/.compactor-tmp-b-00000000000000000031.json", cutoff),
-                object(".compactor-tmp-c-_last_checkpoint", cutoff.plusSeconds(1))),
+                object(
+                    "d=1/.compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet",
+                    cutoff.minusSeconds(1)),
+                object(
+                    "_delta_log/.compactor-tmp-7c9e6679-7425-40de-944b-e07fc1f90ae7-00000000000000000031.json",
+                    cutoff),
+                object(
+                    ".compactor-tmp-3f2504e0-4f89-11d3-9a0c-0305e82c3301-_last_checkpoint",
+                    cutoff.plusSeconds(1))),
             NOW,
             POLICY);
 
     assertThat(plan.temporaryObjectCutoff()).isEqualTo(Instant.parse("2026-11-23T12:00:00Z"));
     assertThat(plan.staleTemporaryObjects())
         .extracting(StoredObject::path)
-        .containsExactly("s3://bkt/t/d=1/.compactor-tmp-a-part-1.parquet");
+        .containsExactly(
+            "s3://bkt/t/d=1/.compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet");
     assertThat(plan.staleTemporaryBytes()).isEqualTo(100);
     assertThat(plan.youngTemporaryObjects()).isEqualTo(2);
   }
@@ -73,6 +82,7 @@ class SweepPlannerTest {
         SweepPlanner.plan(
             List.of(
                 dir("run-", ancient),
+                dir("run-logs", ancient),
                 dir("probe-1", ancient),
                 dir("running", ancient),
                 dir("xrun-1", ancient)),
@@ -84,7 +94,8 @@ class SweepPlannerTest {
                 object("d=1/compactor-tmp-x", ancient),
                 object("d=1/_compactor-tmp-x", ancient),
                 object(".compactor-tmp-dir/part-1.parquet", ancient),
-                object("d=1/x.compactor-tmp-y", ancient)),
+                object("d=1/x.compactor-tmp-y", ancient),
+                object("d=1/.compactor-tmp-user.parquet", ancient)),
             NOW,
             POLICY);
 

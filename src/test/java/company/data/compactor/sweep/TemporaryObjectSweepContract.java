@@ -58,16 +58,17 @@ abstract class TemporaryObjectSweepContract {
   void ourTemporaryObjects_goOneSecondAfterTheFloor_notAtIt_andOtherNamesStay() throws Exception {
     List<String> ours =
         List.of(
-            "d=1/.compactor-tmp-1-part-1.parquet",
-            "_delta_log/.compactor-tmp-2-00000000000000000031.json",
-            ".compactor-tmp-3-_last_checkpoint");
+            "d=1/.compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet",
+            "_delta_log/.compactor-tmp-7c9e6679-7425-40de-944b-e07fc1f90ae7-00000000000000000031.json",
+            ".compactor-tmp-3f2504e0-4f89-11d3-9a0c-0305e82c3301-_last_checkpoint");
     List<String> notOurs =
         List.of(
             "d=1/part-1.parquet",
             "d=1/.part-1.parquet.crc",
             "_delta_log/00000000000000000000.json",
             "_delta_log/.tmp-00000000000000000001.json",
-            "d=1/compactor-tmp-1");
+            "d=1/compactor-tmp-1",
+            "d=1/.compactor-tmp-user.parquet");
     for (String key : ours) {
       write(key);
     }
@@ -93,7 +94,7 @@ abstract class TemporaryObjectSweepContract {
     assertThat(early.temporaryObjectsSwept()).isZero();
     assertThat(early.temporaryObjectsKeptYoung()).isEqualTo(3);
     assertThat(exact.temporaryObjectsSwept()).as("at the cutoff is not older").isZero();
-    assertThat(keys()).hasSize(8);
+    assertThat(keys()).hasSize(9);
 
     SweepResult late = sweepAt(newestPastCutoff);
 

@@ -463,6 +463,39 @@ class RewriteSafetyIT {
   }
 
   @Test
+  void aTableRootWithASpace_compacts_andItsLogReadsForVacuum() throws Exception {
+    TableLocation location = TableLocation.parse("with space", dir);
+    StructType schema = new StructType().add("id", LongType.LONG).add("p", StringType.STRING);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    for (int i = 0; i < 3; i++) {
+      typed.append(
+          location,
+          "p",
+          "a",
+          "SELECT range AS id FROM range(" + (i * 5) + ", " + (i * 5 + 5) + ")",
+          "in-" + i);
+    }
+    TableSnapshot before = tables.loadLatest(location);
+    String expected = DuckDb.checksum(before.activeFiles(), List.of("id"));
+
+    CompactionResult result = execute(before, Layout.BIN_PACK, List.of());
+
+    assertThat(result.partitions())
+        .extracting(PartitionResult::status)
+        .containsExactly(PartitionResult.Status.COMMITTED);
+    TableSnapshot after = tables.loadLatest(location);
+    assertThat(after.activeFiles()).hasSize(1);
+    assertThat(DuckDb.checksum(after.activeFiles(), List.of("id"))).isEqualTo(expected);
+    assertThat(
+            new company.data.compactor.delta.kernel.KernelLogReader(storage)
+                .read(location)
+                .tombstones()
+                .size())
+        .isEqualTo(3);
+  }
+
+  @Test
   void nestedColumns_getStatsShapedAsTheProtocolSays() throws Exception {
     TableLocation location = TableLocation.parse("nested", dir);
     StructType schema =
