@@ -235,18 +235,53 @@ public final class TableLeaseStore implements LeaseStore {
     } catch (FileNotFoundException e) {
       // Deleted as an older generation between the listing and the read: a newer one exists.
       return highestAfterRace(table, top);
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      return Optional.of(unreadable(table, top, e.getOriginalMessage()));
     }
-    String owner = node.path("owner").asText();
-    return Optional.of(
-        new Entry(
-            generation(top),
-            new Lease(
-                TableKeys.compactionKey(table),
-                node.path("table_uri").asText(table.uri()),
-                owner,
-                Instant.parse(node.path("acquired_at").asText()),
-                Instant.parse(node.path("expires_at").asText())),
-            node.path("state").asText(HELD).toLowerCase(Locale.ROOT)));
+    try {
+      String owner = node.path("owner").asText();
+      if (owner.isEmpty()) {
+        throw new IllegalArgumentException("no owner");
+      }
+      return Optional.of(
+          new Entry(
+              generation(top),
+              new Lease(
+                  TableKeys.compactionKey(table),
+                  node.path("table_uri").asText(table.uri()),
+                  owner,
+                  Instant.parse(node.path("acquired_at").asText()),
+                  Instant.parse(node.path("expires_at").asText())),
+              node.path("state").asText(HELD).toLowerCase(Locale.ROOT)));
+    } catch (RuntimeException e) {
+      return Optional.of(unreadable(table, top, e.getMessage()));
+    }
+  }
+
+  /**
+   * A top record that cannot be read (not written by this store, or damaged): it holds the table as
+   * a lease would, from its modification time for {@link Leases#DEFAULT_TTL}, so a damaged record
+   * never blocks a table for good; the holder's name says which file it is.
+   */
+  private static Entry unreadable(TableLocation table, StoredObject top, String why) {
+    Instant written = Instant.ofEpochMilli(top.modificationTimeMillis());
+    LOG.log(
+        Level.WARNING,
+        "unreadable lease record {0} ({1}): it holds the table until {2}",
+        top.path(),
+        why,
+        written.plus(Leases.DEFAULT_TTL));
+    return new Entry(
+        generation(top),
+        new Lease(
+            TableKeys.compactionKey(table),
+            table.uri(),
+            "an unreadable lease record "
+                + top.path()
+                + " (delete it if no run is working on the table)",
+            written,
+            written.plus(Leases.DEFAULT_TTL)),
+        HELD);
   }
 
   private Optional<Entry> highestAfterRace(TableLocation table, StoredObject vanished)
@@ -263,12 +298,31 @@ public final class TableLeaseStore implements LeaseStore {
   private List<StoredObject> records(TableLocation table) throws IOException {
     try {
       return storage(table).listFrom(directory(table) + "/lease-").stream()
-          .filter(o -> NAME.matcher(o.name()).matches())
+          .filter(o -> NAME.matcher(o.name()).matches() && plausibleGeneration(o))
           .toList();
     } catch (FileNotFoundException e) {
       return List.of();
     }
   }
+
+  /**
+   * Generations this store can have written and still count on from: names beyond {@value
+   * #MAX_GENERATION} (planted, or past {@code long}) are not lease records and are ignored.
+   */
+  private static boolean plausibleGeneration(StoredObject record) {
+    var matcher = NAME.matcher(record.name());
+    if (!matcher.matches()) {
+      return false;
+    }
+    try {
+      return Long.parseLong(matcher.group(1)) <= MAX_GENERATION;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** The highest generation counted (a run renewing every second would take 30 billion years). */
+  static final long MAX_GENERATION = 1_000_000_000_000_000_000L;
 
   private static long generation(StoredObject record) {
     var matcher = NAME.matcher(record.name());

@@ -327,20 +327,26 @@ public final class Wiring {
    */
   private static java.util.OptionalLong wholeNumber(
       Map<String, String> environment, String variable, long min, String unit) {
+    return wholeNumber(environment, variable, min, Long.MAX_VALUE, unit);
+  }
+
+  private static java.util.OptionalLong wholeNumber(
+      Map<String, String> environment, String variable, long min, long max, String unit) {
     String raw = environment.get(variable);
     if (raw == null || raw.isBlank()) {
       return java.util.OptionalLong.empty();
     }
     try {
       long value = Long.parseLong(raw.strip());
-      if (value >= min) {
+      if (value >= min && value <= max) {
         return java.util.OptionalLong.of(value);
       }
     } catch (NumberFormatException e) {
       // reported below
     }
+    String range = max == Long.MAX_VALUE ? " >= " + min : " from " + min + " to " + max;
     throw Errors.invalidRequest(
-        List.of(new Violation(variable, raw, "must be a whole number of " + unit + " >= " + min)));
+        List.of(new Violation(variable, raw, "must be a whole number of " + unit + range)));
   }
 
   /**
@@ -354,6 +360,12 @@ public final class Wiring {
 
   /** The shortest lease TTL accepted, in seconds (the heartbeat renews every third of it). */
   public static final long MIN_LEASE_TTL_SECONDS = 3;
+
+  /**
+   * The longest lease TTL accepted, in seconds (a day): the heartbeat keeps longer runs' leases,
+   * and a killed run's lease blocks its table for at most the TTL.
+   */
+  public static final long MAX_LEASE_TTL_SECONDS = 86_400;
 
   /**
    * Per-table leases: in the DynamoDB table {@code COMPACTOR_LEASE_TABLE} when set (client from the
@@ -376,7 +388,7 @@ public final class Wiring {
   }
 
   /**
-   * How long a lease lasts without renewal: {@code COMPACTOR_LEASE_TTL_SECONDS} (at least 60),
+   * How long a lease lasts without renewal: {@code COMPACTOR_LEASE_TTL_SECONDS} (3 s to a day),
    * default {@link Leases#DEFAULT_TTL}. Also how old an abandoned scratch directory must be before
    * a run's sweep removes it.
    *
@@ -384,7 +396,13 @@ public final class Wiring {
    *     short TTL
    */
   public static Duration leaseTtl(Map<String, String> environment) {
-    return wholeNumber(environment, LEASE_TTL_VARIABLE, MIN_LEASE_TTL_SECONDS, "seconds").stream()
+    return wholeNumber(
+            environment,
+            LEASE_TTL_VARIABLE,
+            MIN_LEASE_TTL_SECONDS,
+            MAX_LEASE_TTL_SECONDS,
+            "seconds")
+        .stream()
         .mapToObj(Duration::ofSeconds)
         .findFirst()
         .orElse(Leases.DEFAULT_TTL);

@@ -61,6 +61,52 @@ class TableLeaseStoreTest extends LeaseStoreContract {
         .contains("\"state\":\"released\"");
   }
 
+  private static Path plant(TableLocation table, String name, String content, Instant modified)
+      throws IOException {
+    Path dir = Files.createDirectories(table.localPath().resolve(TableLeaseStore.DIRECTORY));
+    Path file = Files.writeString(dir.resolve(name), content);
+    Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(modified));
+    return file;
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"garbage", "", "{}", "[1]", "{\"owner\":\"x\",\"expires_at\":\"soon\"}"})
+  void anUnreadableTopRecord_holdsTheTableForOneDefaultTtl_namingTheFile(String content)
+      throws Exception {
+    LeaseStore store = newStore();
+    TableLocation table = table();
+    Path record = plant(table, "lease-00000000000000000007.json", content, T0);
+
+    LeaseAttempt early =
+        store.tryAcquire(table, "run-a", T0.plus(Leases.DEFAULT_TTL).minusSeconds(1), TTL);
+    LeaseAttempt later = store.tryAcquire(table, "run-a", T0.plus(Leases.DEFAULT_TTL), TTL);
+
+    assertThat(early.succeeded()).isFalse();
+    assertThat(early.heldBy().orElseThrow().owner())
+        .isEqualTo(
+            "an unreadable lease record "
+                + LocalStorage.toStoragePath(record)
+                + " (delete it if no run is working on the table)");
+    assertThat(later.succeeded()).as("then it has expired like any lease").isTrue();
+    assertThat(records(table)).containsExactly("lease-00000000000000000008.json");
+  }
+
+  @Test
+  void recordsNamedPastTheLastGeneration_areNotLeases() throws Exception {
+    LeaseStore store = newStore();
+    TableLocation table = table();
+    plant(table, "lease-09223372036854775807.json", "{}", T0);
+    plant(table, "lease-99999999999999999999.json", "{}", T0);
+
+    LeaseAttempt attempt = store.tryAcquire(table, "run-a", T0, TTL);
+
+    assertThat(attempt.succeeded()).isTrue();
+    assertThat(records(table))
+        .contains("lease-00000000000000000001.json")
+        .contains("lease-09223372036854775807.json", "lease-99999999999999999999.json");
+  }
+
   @Test
   void aRecordSlowlyRecreatedBelowTheNewest_neverTakesTheLease() throws Exception {
     LeaseStore store = newStore();
