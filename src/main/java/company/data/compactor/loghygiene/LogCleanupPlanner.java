@@ -137,11 +137,14 @@ public final class LogCleanupPlanner {
     LogFile last = null;
     for (LogFile listed : files) {
       LogFile file = listed;
-      if (last == null) {
-        segment.add(file);
-      } else if (last.version() < file.version()
+      // Times made monotonic in version order; a checkpoint stays a segment boundary however its
+      // time was adjusted (on S3, with whole-second times, it often shares its commit's second).
+      if (last != null
+          && last.version() < file.version()
           && last.modificationTimeMillis() >= file.modificationTimeMillis()) {
         file = file.at(last.modificationTimeMillis() + 1);
+      }
+      if (last == null) {
         segment.add(file);
       } else if (file.isCheckpoint() && file.parts() == 0) {
         close(segment, expired, cutoffMillis, maxVersion);

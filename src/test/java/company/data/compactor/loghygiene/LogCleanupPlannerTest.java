@@ -109,6 +109,24 @@ class LogCleanupPlannerTest {
     assertThat(PLANNER.plan(twoCheckpoints(CUTOFF), DEFAULTS, Set.of()).cutoff()).isEqualTo(CUTOFF);
   }
 
+  /**
+   * On S3, times are whole seconds: a checkpoint written in the same second as the commit before it
+   * is still the boundary (the monotonic adjustment once made it part of the old segment, so
+   * nothing was ever deleted).
+   */
+  @Test
+  void aCheckpointInTheSameSecondAsTheCommitBeforeIt_isStillTheBoundary() {
+    Instant nine = CUTOFF.minus(java.time.Duration.ofHours(1));
+    Log log = new Log().commits(0, 9, nine.minusSeconds(9));
+    log.checkpoint(10, nine).commits(10, 11, nine);
+
+    LogCleanupPlan plan = PLANNER.plan(log.state(10), DEFAULTS, Set.of());
+
+    assertThat(expired(plan)).containsExactlyElementsOf(firstTen());
+    assertThat(plan.oldestVersionAfter()).isEqualTo(10);
+    assertThat(plan.skippedReason()).isNull();
+  }
+
   @Test
   void aSegmentWhoseLastFileIsExactlyAtTheCutoff_isDeletedWhole() {
     LogCleanupPlan plan = PLANNER.plan(twoCheckpoints(CUTOFF), DEFAULTS, Set.of());
