@@ -91,37 +91,7 @@ public record MaintenanceReport(
 
   /** This report with {@code skipping} in place of its own. */
   public MaintenanceReport withZOrderSkipping(ZOrderSkippingReport skipping) {
-    return new MaintenanceReport(
-        schemaVersion,
-        executionId,
-        command,
-        evaluatedAt,
-        durationMs,
-        tableUri,
-        tableVersion,
-        demoMode,
-        inputs,
-        totalFiles,
-        totalSmallFiles,
-        smallFileRatioPct,
-        avgFileSizeMb,
-        totalSizeMb,
-        totalRows,
-        filesWithoutStats,
-        deletedRows,
-        deletedRowsRatio,
-        compactionRequired,
-        partitions,
-        latency,
-        compaction,
-        vacuum,
-        logCleanup,
-        skipping,
-        fileSizeHistogram,
-        delivery,
-        steps,
-        summary,
-        sweep);
+    return with(logCleanup, skipping, delivery, summary, sweep);
   }
 
   /**
@@ -129,37 +99,7 @@ public record MaintenanceReport(
    * the summary.
    */
   public MaintenanceReport withLogCleanup(LogCleanupReport logCleanup, String sentence) {
-    return new MaintenanceReport(
-        schemaVersion,
-        executionId,
-        command,
-        evaluatedAt,
-        durationMs,
-        tableUri,
-        tableVersion,
-        demoMode,
-        inputs,
-        totalFiles,
-        totalSmallFiles,
-        smallFileRatioPct,
-        avgFileSizeMb,
-        totalSizeMb,
-        totalRows,
-        filesWithoutStats,
-        deletedRows,
-        deletedRowsRatio,
-        compactionRequired,
-        partitions,
-        latency,
-        compaction,
-        vacuum,
-        logCleanup,
-        zorderSkipping,
-        fileSizeHistogram,
-        delivery,
-        steps,
-        summary + " " + sentence,
-        sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary + " " + sentence, sweep);
   }
 
   /**
@@ -183,41 +123,21 @@ public record MaintenanceReport(
 
   /** This report with {@code sweep} in place of its own. */
   public MaintenanceReport withSweep(SweepReport sweep) {
-    return new MaintenanceReport(
-        schemaVersion,
-        executionId,
-        command,
-        evaluatedAt,
-        durationMs,
-        tableUri,
-        tableVersion,
-        demoMode,
-        inputs,
-        totalFiles,
-        totalSmallFiles,
-        smallFileRatioPct,
-        avgFileSizeMb,
-        totalSizeMb,
-        totalRows,
-        filesWithoutStats,
-        deletedRows,
-        deletedRowsRatio,
-        compactionRequired,
-        partitions,
-        latency,
-        compaction,
-        vacuum,
-        logCleanup,
-        zorderSkipping,
-        fileSizeHistogram,
-        delivery,
-        steps,
-        summary,
-        sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep);
   }
 
   /** This report with {@code delivery} in place of its own. */
   public MaintenanceReport withDelivery(DeliveryReport delivery) {
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep);
+  }
+
+  /** This report with the sections the run adds after the fact replaced (the one copy of it). */
+  private MaintenanceReport with(
+      LogCleanupReport logCleanup,
+      ZOrderSkippingReport zorderSkipping,
+      DeliveryReport delivery,
+      String summary,
+      SweepReport sweep) {
     return new MaintenanceReport(
         schemaVersion,
         executionId,
