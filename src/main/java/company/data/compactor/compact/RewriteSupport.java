@@ -6,10 +6,11 @@ import java.util.TreeSet;
 
 /**
  * Which table features the rewrite path handles correctly. Reading a feature is not writing it
- * correctly: anything not listed here (column mapping, type widening, row tracking, variant,
- * clustering, Iceberg compatibility, catalog-managed tables, and features not yet known) is refused
- * before any file is written. Deletion vectors are rewritten: the rows a vector deletes are dropped
- * and the outputs carry none.
+ * correctly: anything not listed here (type widening, row tracking, variant, clustering, Iceberg
+ * compatibility, catalog-managed tables, and features not yet known) is refused before any file is
+ * written. Deletion vectors are rewritten: the rows a vector deletes are dropped and the outputs
+ * carry none. Column mapping ({@code name} and {@code id} modes) is rewritten by physical names and
+ * field ids, never by the schema's names.
  */
 public final class RewriteSupport {
 
@@ -28,7 +29,8 @@ public final class RewriteSupport {
           "vacuumProtocolCheck",
           "checkpointProtection",
           "v2Checkpoint",
-          "deletionVectors");
+          "deletionVectors",
+          "columnMapping");
 
   private RewriteSupport() {}
 

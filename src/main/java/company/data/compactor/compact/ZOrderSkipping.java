@@ -53,10 +53,24 @@ public final class ZOrderSkipping {
       List<DataFile> after,
       List<String> columns,
       Set<PartitionValues> partitions) {
+    return measure(before, after, columns, partitions, java.util.function.UnaryOperator.identity());
+  }
+
+  /**
+   * Measures every column over the partitions in {@code partitions}, reading each column's bounds
+   * under the key {@code statsKey} gives it (its physical name under column mapping).
+   */
+  public static List<ColumnSkipping> measure(
+      List<DataFile> before,
+      List<DataFile> after,
+      List<String> columns,
+      Set<PartitionValues> partitions,
+      java.util.function.UnaryOperator<String> statsKey) {
     List<ColumnSkipping> result = new ArrayList<>();
     for (String column : columns) {
-      Map<PartitionValues, List<Bounds>> beforeBounds = bounds(before, column, partitions);
-      Map<PartitionValues, List<Bounds>> afterBounds = bounds(after, column, partitions);
+      String key = statsKey.apply(column);
+      Map<PartitionValues, List<Bounds>> beforeBounds = bounds(before, key, partitions);
+      Map<PartitionValues, List<Bounds>> afterBounds = bounds(after, key, partitions);
       List<JsonNode> values = sample(beforeBounds, afterBounds);
       if (values.isEmpty()) {
         continue;

@@ -21,6 +21,18 @@ public record TableSchema(List<Column> columns, List<String> partitionColumns) {
     return columns.stream().filter(c -> c.name().equals(name)).findFirst();
   }
 
+  /**
+   * The name data files, statistics and partition values use for top-level column {@code name}: its
+   * physical name under column mapping, else the name itself (also for a name the schema does not
+   * have). Matched exactly, else case-insensitively, as Delta resolves names.
+   */
+  public String physicalName(String name) {
+    return column(name)
+        .or(() -> columns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst())
+        .map(Column::physicalName)
+        .orElse(name);
+  }
+
   /** Whether {@code name} is a partition column. */
   public boolean isPartitionColumn(String name) {
     return partitionColumns.contains(name);

@@ -95,7 +95,12 @@ final class ReportSections {
             .map(p -> new PartitionValues(p.partitionValues()))
             .collect(java.util.stream.Collectors.toSet());
     List<ZOrderSkipping.ColumnSkipping> measured =
-        ZOrderSkipping.measure(before.activeFiles(), after.activeFiles(), columns, committed);
+        ZOrderSkipping.measure(
+            before.activeFiles(),
+            after.activeFiles(),
+            columns,
+            committed,
+            after.schema()::physicalName);
     if (measured.isEmpty()) {
       return null;
     }

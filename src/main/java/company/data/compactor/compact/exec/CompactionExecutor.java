@@ -10,6 +10,7 @@ import company.data.compactor.delta.RewriteCommitter;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
 import company.data.compactor.lease.LeaseGuard;
+import company.data.compactor.model.ColumnMappingMode;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
@@ -110,7 +111,11 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     try (Scratch scratch = Scratch.create(scratchRoot);
         BinRewriter rewriter = rewriters.open(settings, scratch.dir());
         RewriteVerifier verifier =
-            new RewriteVerifier(snapshot.schema(), settings, scratch.dir())) {
+            new RewriteVerifier(
+                snapshot.schema(),
+                ColumnMappingMode.of(snapshot.properties()),
+                settings,
+                scratch.dir())) {
       Roles roles =
           new Roles(
               new BinRunner(storage, rewriter, settings, clock),
@@ -187,6 +192,9 @@ public final class CompactionExecutor implements company.data.compactor.compact.
               roles.verifier().measure(inputSide(bin, inputs), deleted);
           List<BinRunner.Output> outputs =
               roles.runner().rewrite(plan, snapshot, bin, inputs, deleted, binDir.resolve("out"));
+          roles
+              .verifier()
+              .refuseUnmappedOutputs(outputs.stream().map(o -> o.written().path()).toList());
           List<String> differences =
               before.differences(roles.verifier().measure(outputSide(outputs)));
           if (!differences.isEmpty()) {

@@ -3,6 +3,7 @@ package company.data.compactor.compact.exec;
 import company.data.compactor.compact.ZOrderKey;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.Column;
+import company.data.compactor.model.ColumnMappingMode;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
 import java.io.IOException;
@@ -62,16 +63,51 @@ final class DuckDbRewriter implements BinRewriter {
       String compression,
       List<String> zOrderColumns)
       throws SQLException, IOException {
-    String source = liveRows(inputs, deleted);
-    Projection projection = Projection.of(table, schema, columnsOf(source));
-    if (projection.columns().isEmpty()) {
-      throw Errors.unsupportedTable(table, "it has no data columns outside its partition columns");
+    ColumnMappingMode mode = ColumnMappingMode.of(properties);
+    List<Column> dataColumns;
+    String query;
+    long inputRows;
+    String fieldIds = "";
+    if (mode.isMapped()) {
+      // Files name columns by physical name or field id: resolved per file, never by the schema's
+      // names, and written under physical names with the schema's field ids.
+      dataColumns = MappedProjection.dataColumns(schema);
+      if (dataColumns.isEmpty()) {
+        throw Errors.unsupportedTable(
+            table, "it has no data columns outside its partition columns");
+      }
+      prepareDeleted(deleted);
+      List<String> selects = new ArrayList<>();
+      for (MappedProjection.Group group :
+          MappedProjection.groups(table, schema, mode, FooterField.read(connection, inputs))) {
+        selects.add("SELECT " + group.selectList() + " FROM " + rowsOf(group.files(), deleted));
+      }
+      String projected = "(" + String.join(" UNION ALL ", selects) + ")";
+      inputRows = count(projected);
+      fieldIds = MappedProjection.fieldIds(schema);
+      List<String> names = dataColumns.stream().map(Column::physicalName).toList();
+      query =
+          zOrderColumns.isEmpty()
+              ? "SELECT * FROM " + projected
+              : zOrdered(projected, names, schema, zOrderColumns);
+    } else {
+      String source = liveRows(inputs, deleted);
+      Projection projection = Projection.of(table, schema, columnsOf(source));
+      if (projection.columns().isEmpty()) {
+        throw Errors.unsupportedTable(
+            table, "it has no data columns outside its partition columns");
+      }
+      dataColumns = projection.columns();
+      inputRows = count(source);
+      query =
+          zOrderColumns.isEmpty()
+              ? "SELECT " + projection.selectList() + " FROM " + source
+              : zOrdered(
+                  "(SELECT " + projection.selectList() + " FROM " + source + ")",
+                  dataColumns.stream().map(Column::name).toList(),
+                  schema,
+                  zOrderColumns);
     }
-    long inputRows = count(source);
-    String query =
-        zOrderColumns.isEmpty()
-            ? "SELECT " + projection.selectList() + " FROM " + source
-            : zOrdered(projection, source, schema, zOrderColumns);
     Files.createDirectories(outDir);
     long rowGroupRows = RowGroupSize.rows(targetFileSizeBytes, inputRows, totalSize(inputs));
     String format =
@@ -80,7 +116,8 @@ final class DuckDbRewriter implements BinRewriter {
             // zstd level 1: the same file size as the default level 3 here, about 25% faster.
             + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
             + ", ROW_GROUP_SIZE "
-            + rowGroupRows;
+            + rowGroupRows
+            + fieldIds;
     try (Statement s = connection.createStatement()) {
       if (zOrderColumns.isEmpty()) {
         s.execute(
@@ -105,7 +142,7 @@ final class DuckDbRewriter implements BinRewriter {
       written =
           files.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
     }
-    List<StatsColumns.Leaf> statsColumns = StatsColumns.of(projection.columns(), properties);
+    List<StatsColumns.Leaf> statsColumns = StatsColumns.of(dataColumns, properties);
     List<Written> outputs = new ArrayList<>();
     for (Path file : written) {
       outputs.add(readBack(file, statsColumns));
@@ -123,15 +160,28 @@ final class DuckDbRewriter implements BinRewriter {
    * files' own columns.
    */
   private String liveRows(List<Path> inputs, DeletedRows deleted) throws SQLException {
+    prepareDeleted(deleted);
+    return rowsOf(inputs, deleted);
+  }
+
+  /** Fills {@link #DELETED_TABLE} with the rows {@code deleted} names (drops it when none). */
+  private void prepareDeleted(DeletedRows deleted) throws SQLException {
     if (deleted.isEmpty()) {
       try (Statement s = connection.createStatement()) {
         s.execute("DROP TABLE IF EXISTS " + Sql.identifier(DELETED_TABLE));
       }
+    } else {
+      deleted.writeTable(connection, DELETED_TABLE);
+    }
+  }
+
+  /** The rows of {@code inputs} not in {@link #DELETED_TABLE}, after {@link #prepareDeleted}. */
+  private static String rowsOf(List<Path> inputs, DeletedRows deleted) {
+    if (deleted.isEmpty()) {
       return "read_parquet("
           + Sql.pathList(inputs)
           + ", hive_partitioning = false, union_by_name = true)";
     }
-    deleted.writeTable(connection, DELETED_TABLE);
     return "(SELECT r.* EXCLUDE (__dv_file, file_row_number) FROM read_parquet("
         + Sql.pathList(inputs)
         + ", hive_partitioning = false, union_by_name = true, filename = '__dv_file',"
@@ -246,13 +296,10 @@ final class DuckDbRewriter implements BinRewriter {
    * input once per column and ran out of memory under a limit smaller than the data.)
    */
   private String zOrdered(
-      Projection projection, String source, TableSchema schema, List<String> columns)
+      String projected, List<String> written, TableSchema schema, List<String> columns)
       throws SQLException {
-    String projected = "(SELECT " + projection.selectList() + " FROM " + source + ")";
     String names =
-        projection.columns().stream()
-            .map(c -> Sql.identifier(c.name()))
-            .collect(java.util.stream.Collectors.joining(", "));
+        written.stream().map(Sql::identifier).collect(java.util.stream.Collectors.joining(", "));
     if (columns.size() == 1) {
       return "SELECT "
           + names
@@ -342,9 +389,13 @@ final class DuckDbRewriter implements BinRewriter {
     return "__zorder_bucket_" + column;
   }
 
-  /** The column's value in an orderable form: booleans as 0/1 (quantiles need numbers or text). */
+  /**
+   * The column's value in an orderable form: booleans as 0/1 (quantiles need numbers or text). The
+   * column is named by the schema's name and read under the name it is written with (its physical
+   * name under column mapping).
+   */
   private static String orderValue(TableSchema schema, String column) {
-    String ref = Sql.identifier(column);
+    String ref = Sql.identifier(schema.physicalName(column));
     String type = schema.column(column).map(Column::type).orElse("");
     return type.equals("boolean") ? "CAST(" + ref + " AS TINYINT)" : ref;
   }

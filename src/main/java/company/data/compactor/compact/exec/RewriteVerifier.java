@@ -1,6 +1,7 @@
 package company.data.compactor.compact.exec;
 
 import company.data.compactor.model.Column;
+import company.data.compactor.model.ColumnMappingMode;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSchema;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Verifies a rewrite by what readers see, through queries of its own built from the Delta schema,
@@ -111,11 +113,24 @@ final class RewriteVerifier implements AutoCloseable {
   private final Connection connection;
   private final TableSchema schema;
   private final List<Column> dataColumns;
+  private final ColumnMappingMode mode;
 
   /** Opens its own DuckDB database, bounded like the rewriter's, spilling under {@code scratch}. */
   RewriteVerifier(TableSchema schema, RewriteSettings settings, Path scratch)
       throws SQLException, IOException {
+    this(schema, ColumnMappingMode.NONE, settings, scratch);
+  }
+
+  /**
+   * A verifier of a table whose files name columns as {@code mode} says: under column mapping a
+   * file's fields are matched to the schema by physical name ({@code name}) or field id ({@code
+   * id}), at every level of nested structs, never by the schema's names.
+   */
+  RewriteVerifier(
+      TableSchema schema, ColumnMappingMode mode, RewriteSettings settings, Path scratch)
+      throws SQLException, IOException {
     this.schema = schema;
+    this.mode = mode;
     this.dataColumns =
         schema.columns().stream().filter(c -> !schema.isPartitionColumn(c.name())).toList();
     connection = BoundedDuckDb.open(settings, scratch, "verify");
@@ -211,7 +226,8 @@ final class RewriteVerifier implements AutoCloseable {
     for (int i = 0; i < dataColumns.size(); i++) {
       String type = Projection.duckDbType(dataColumns.get(i).type());
       String actual = spelling.get(i);
-      String value = actual == null ? "NULL" : Sql.identifier(actual);
+      // Under column mapping the spelling is already the expression reading the column.
+      String value = actual == null ? "NULL" : mode.isMapped() ? actual : Sql.identifier(actual);
       values.add(
           (type == null ? value : "CAST(" + value + " AS " + type + ")") + " AS " + column(i));
     }
@@ -278,18 +294,22 @@ final class RewriteVerifier implements AutoCloseable {
       }
     }
     Map<String, Map<String, String>> sparkKeys = sparkMetadata(files);
+    Map<Path, List<FooterField>> mapped =
+        mode.isMapped() ? FooterField.read(connection, files) : Map.of();
     Map<Path, List<String>> spellings = new LinkedHashMap<>();
     for (Path file : files) {
       List<String[]> elements = schemas.get(file.toString());
       if (elements == null) {
         throw new Refused("file " + file.getFileName() + " has no readable Parquet schema");
       }
-      List<String> spelling = resolve(file, topLevel(elements));
+      List<String> spelling =
+          mode.isMapped() ? mappedNames(file, mapped.get(file)) : resolve(file, topLevel(elements));
+      List<String> values = mode.isMapped() ? mappedValues(mapped.get(file)) : spelling;
       String calendar = legacyCalendar(sparkKeys.getOrDefault(file.toString(), Map.of()));
       if (calendar != null) {
         refuseAncientDatetimes(file, elements, spelling, calendar);
       }
-      spellings.put(file, spelling);
+      spellings.put(file, values);
     }
     return spellings;
   }
@@ -471,6 +491,198 @@ final class RewriteVerifier implements AutoCloseable {
       spelling.add(matches.isEmpty() ? null : matches.get(0));
     }
     return spelling;
+  }
+
+  /**
+   * The file's field for {@code column} under column mapping: by field id in {@code id} mode (when
+   * the column has one), else by physical name, case-insensitively; empty when the file lacks it.
+   *
+   * @throws Refused when two fields match
+   */
+  private Optional<FooterField> mappedField(Path file, Column column, List<FooterField> fields)
+      throws Refused {
+    boolean byId = mode == ColumnMappingMode.ID && column.fieldId().isPresent();
+    List<FooterField> matches =
+        fields.stream()
+            .filter(
+                f ->
+                    byId
+                        ? f.fieldId().equals(column.fieldId())
+                        : f.name().equalsIgnoreCase(column.physicalName()))
+            .toList();
+    if (matches.size() > 1) {
+      throw new Refused(
+          "file "
+              + file.getFileName()
+              + " is ambiguous: "
+              + matches.size()
+              + " fields match column "
+              + column.name()
+              + (byId
+                  ? " (field id " + column.fieldId().getAsInt() + ")"
+                  : " (physical name " + column.physicalName() + ")")
+              + "; which one readers take is undefined");
+    }
+    return matches.stream().findFirst();
+  }
+
+  /** The file's top-level name of each data column under column mapping (null: absent). */
+  private List<String> mappedNames(Path file, List<FooterField> fields) throws Refused {
+    List<String> names = new ArrayList<>();
+    for (Column column : dataColumns) {
+      Optional<FooterField> field = mappedField(file, column, fields);
+      if (field.isPresent() && !column.isStruct()) {
+        String lossy = lossyRead(column, field.get().duckDbType());
+        if (lossy != null) {
+          throw new Refused(
+              "file "
+                  + file.getFileName()
+                  + " stores column "
+                  + column.name()
+                  + " ("
+                  + column.type()
+                  + ") as "
+                  + field.get().duckDbType()
+                  + ": "
+                  + lossy);
+        }
+      }
+      if (field.isPresent()) {
+        refuseMappedNested(file, column, field.get().children());
+      }
+      names.add(field.map(FooterField::name).orElse(null));
+    }
+    return names;
+  }
+
+  /** Refuses ambiguous nested fields, checked like top-level ones. */
+  private void refuseMappedNested(Path file, Column column, List<FooterField> children)
+      throws Refused {
+    if (!column.isStruct()) {
+      return;
+    }
+    for (Column child : column.fields()) {
+      Optional<FooterField> field = mappedField(file, child, children);
+      if (field.isPresent()) {
+        refuseMappedNested(file, child, field.get().children());
+      }
+    }
+  }
+
+  /**
+   * Per data column, the expression reading it from a file under column mapping (null: absent): a
+   * struct is rebuilt field by field from the fields matched at each level (the names it is packed
+   * under do not matter: a struct's hash is over its values), each leaf cast to its Delta type.
+   */
+  private List<String> mappedValues(List<FooterField> fields) {
+    List<String> values = new ArrayList<>();
+    for (Column column : dataColumns) {
+      Optional<FooterField> field = firstMatch(column, fields);
+      values.add(
+          field.isEmpty()
+              ? null
+              : column.isStruct()
+                  ? mappedStruct(column, field.get(), Sql.identifier(field.get().name()))
+                  : Sql.identifier(field.get().name()));
+    }
+    return values;
+  }
+
+  private Optional<FooterField> firstMatch(Column column, List<FooterField> fields) {
+    boolean byId = mode == ColumnMappingMode.ID && column.fieldId().isPresent();
+    return fields.stream()
+        .filter(
+            f ->
+                byId
+                    ? f.fieldId().equals(column.fieldId())
+                    : f.name().equalsIgnoreCase(column.physicalName()))
+        .findFirst();
+  }
+
+  private String mappedStruct(Column column, FooterField field, String ref) {
+    List<String> members = new ArrayList<>();
+    int i = 0;
+    for (Column child : column.fields()) {
+      Optional<FooterField> sub = firstMatch(child, field.children());
+      String value;
+      if (sub.isEmpty()) {
+        value = "NULL";
+      } else {
+        String subRef = "struct_extract(" + ref + ", " + Sql.literal(sub.get().name()) + ")";
+        String type = Projection.duckDbType(child.type());
+        value =
+            child.isStruct()
+                ? mappedStruct(child, sub.get(), subRef)
+                : type == null ? subRef : "CAST(" + subRef + " AS " + type + ")";
+      }
+      members.add("v" + i++ + " := " + value);
+    }
+    return "CASE WHEN "
+        + ref
+        + " IS NULL THEN NULL ELSE struct_pack("
+        + String.join(", ", members)
+        + ") END";
+  }
+
+  /**
+   * Refuses outputs of a column-mapped table that do not name every column (and struct field) by
+   * its physical name, in schema order, with the schema's field id where it has one: readers in
+   * {@code name} mode would read NULLs, in {@code id} mode other columns.
+   *
+   * @throws Refused naming the first file and field that differ
+   */
+  void refuseUnmappedOutputs(List<Path> outputs) throws SQLException, Refused {
+    if (!mode.isMapped() || outputs.isEmpty()) {
+      return;
+    }
+    Map<Path, List<FooterField>> footers = FooterField.read(connection, outputs);
+    for (Path file : outputs) {
+      String wrong = mismatch(dataColumns, footers.get(file), "");
+      if (wrong != null) {
+        throw new Refused(
+            "rewritten file "
+                + file.getFileName()
+                + " does not name its columns as the table's column mapping says: "
+                + wrong);
+      }
+    }
+  }
+
+  private static String mismatch(List<Column> columns, List<FooterField> fields, String at) {
+    if (columns.size() != fields.size()) {
+      return at + "has " + fields.size() + " fields where the schema has " + columns.size();
+    }
+    for (int i = 0; i < columns.size(); i++) {
+      Column column = columns.get(i);
+      FooterField field = fields.get(i);
+      if (!field.name().equals(column.physicalName())) {
+        return at
+            + "field "
+            + field.name()
+            + " where column "
+            + column.name()
+            + " has physical name "
+            + column.physicalName();
+      }
+      if (column.fieldId().isPresent() && !field.fieldId().equals(column.fieldId())) {
+        return at
+            + "field "
+            + field.name()
+            + " has field id "
+            + (field.fieldId().isPresent() ? field.fieldId().getAsInt() : "none")
+            + " where column "
+            + column.name()
+            + " has "
+            + column.fieldId().getAsInt();
+      }
+      if (column.isStruct()) {
+        String nested = mismatch(column.fields(), field.children(), at + column.name() + ".");
+        if (nested != null) {
+          return nested;
+        }
+      }
+    }
+    return null;
   }
 
   private static final java.util.regex.Pattern DECIMAL =

@@ -21,12 +21,21 @@ final class StatsColumns {
   /**
    * One leaf column with its path from the top-level column.
    *
-   * @param path field names from the top-level column down to the leaf
+   * @param path physical field names from the top-level column down to the leaf: how the written
+   *     file and the statistics name it (the schema's names without column mapping)
    * @param column the leaf's column (its type decides which statistics it gets)
+   * @param logicalPath the schema's names for the same path, as {@code
+   *     delta.dataSkippingStatsColumns} names columns
    */
-  record Leaf(List<String> path, Column column) {
+  record Leaf(List<String> path, Column column, List<String> logicalPath) {
     Leaf {
       path = List.copyOf(path);
+      logicalPath = List.copyOf(logicalPath);
+    }
+
+    /** A leaf of a table without column mapping. */
+    Leaf(List<String> path, Column column) {
+      this(path, column, path);
     }
 
     String dotted() {
@@ -39,7 +48,7 @@ final class StatsColumns {
   static List<Leaf> of(List<Column> dataColumns, Map<String, String> properties) {
     List<Leaf> leaves = new ArrayList<>();
     for (Column column : dataColumns) {
-      addLeaves(List.of(), column, leaves);
+      addLeaves(List.of(), List.of(), column, leaves);
     }
     String explicit = properties.get("delta.dataSkippingStatsColumns");
     if (explicit != null && !explicit.isBlank()) {
@@ -65,20 +74,23 @@ final class StatsColumns {
     return new ArrayList<>(leaves.subList(0, limit));
   }
 
-  private static void addLeaves(List<String> parent, Column column, List<Leaf> leaves) {
+  private static void addLeaves(
+      List<String> parent, List<String> logicalParent, Column column, List<Leaf> leaves) {
     List<String> path = new ArrayList<>(parent);
-    path.add(column.name());
+    path.add(column.physicalName());
+    List<String> logical = new ArrayList<>(logicalParent);
+    logical.add(column.name());
     if (column.isStruct()) {
-      column.fields().forEach(f -> addLeaves(path, f, leaves));
+      column.fields().forEach(f -> addLeaves(path, logical, f, leaves));
     } else {
-      leaves.add(new Leaf(path, column));
+      leaves.add(new Leaf(path, column, logical));
     }
   }
 
   /** Whether the leaf or one of the structs above it is named. */
   private static boolean selected(Leaf leaf, Set<String> names) {
-    for (int i = 1; i <= leaf.path().size(); i++) {
-      if (names.contains(String.join(".", leaf.path().subList(0, i)))) {
+    for (int i = 1; i <= leaf.logicalPath().size(); i++) {
+      if (names.contains(String.join(".", leaf.logicalPath().subList(0, i)))) {
         return true;
       }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.delta.DeltaTables;
 import company.data.compactor.error.Errors;
+import company.data.compactor.model.ColumnMappingMode;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.DeletionVector;
 import company.data.compactor.model.PartitionValues;
@@ -65,14 +66,17 @@ public final class KernelDeltaTables implements DeltaTables {
     Engine engine = KernelEngines.over(withLogTail(location));
     Snapshot snapshot = load(location, engine);
     TableSchema schema =
-        KernelTypes.toModel(snapshot.getSchema(), snapshot.getPartitionColumnNames());
+        KernelTypes.toModel(
+            snapshot.getSchema(),
+            snapshot.getPartitionColumnNames(),
+            ColumnMappingMode.of(snapshot.getTableProperties()));
     List<DataFile> files = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
-            files.add(toDataFile(location, rows.next(), schema.partitionColumns()));
+            files.add(toDataFile(location, rows.next(), schema));
           }
         }
       }
@@ -166,11 +170,18 @@ public final class KernelDeltaTables implements DeltaTables {
         .collect(java.util.stream.Collectors.toSet());
   }
 
-  private static DataFile toDataFile(
-      TableLocation location, Row scanFile, List<String> partitionColumns) {
+  /**
+   * A scan file as the model's data file. Its partition values are keyed in the log by physical
+   * names (column mapping); the model keys them by the schema's names.
+   */
+  private static DataFile toDataFile(TableLocation location, Row scanFile, TableSchema schema) {
     FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
-    PartitionValues partition =
-        PartitionValues.of(partitionColumns, InternalScanFileUtils.getPartitionValues(scanFile));
+    Map<String, String> logged = InternalScanFileUtils.getPartitionValues(scanFile);
+    Map<String, String> byName = new java.util.HashMap<>();
+    for (String column : schema.partitionColumns()) {
+      byName.put(column, logged.get(schema.physicalName(column)));
+    }
+    PartitionValues partition = PartitionValues.of(schema.partitionColumns(), byName);
     Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
     int dvIndex = add.getSchema().indexOf("deletionVector");
     int statsIndex = add.getSchema().indexOf("stats");

@@ -7,9 +7,11 @@ import company.data.compactor.delta.NewDataFile;
 import company.data.compactor.delta.RewriteCommit;
 import company.data.compactor.delta.RewriteCommitter;
 import company.data.compactor.error.Errors;
+import company.data.compactor.model.ColumnMappingMode;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.RetryPolicy;
+import company.data.compactor.model.TableSchema;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import io.delta.kernel.Operation;
@@ -130,7 +132,9 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
               .build(engine);
       result =
           txn.commit(
-              engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions(commit))));
+              engine,
+              CloseableIterable.inMemoryIterable(
+                  KernelIterators.of(actions(commit, physicalNames(snapshot)))));
     } catch (ConcurrentWriteException e) {
       return afterFailure(commit, committer, e, true);
     } catch (KernelException | UncheckedIOException e) {
@@ -308,25 +312,37 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     return failures;
   }
 
-  private List<Row> actions(RewriteCommit commit) {
+  /**
+   * The log's key for each partition column: its physical name under column mapping (the model keys
+   * partition values by the schema's names), else its name.
+   */
+  private static TableSchema physicalNames(Snapshot snapshot) {
+    return KernelTypes.toModel(
+        snapshot.getSchema(),
+        snapshot.getPartitionColumnNames(),
+        ColumnMappingMode.of(snapshot.getTableProperties()));
+  }
+
+  private List<Row> actions(RewriteCommit commit, TableSchema schema) {
     long now = clock.millis();
     List<Row> actions = new ArrayList<>();
     for (DataFile file : commit.removed()) {
-      actions.add(SingleAction.createRemoveFileSingleAction(removeRow(file, now)));
+      actions.add(SingleAction.createRemoveFileSingleAction(removeRow(file, now, schema)));
     }
     for (NewDataFile file : commit.added()) {
-      actions.add(SingleAction.createAddFileSingleAction(addRow(file)));
+      actions.add(SingleAction.createAddFileSingleAction(addRow(file, schema)));
     }
     return actions;
   }
 
-  private static Row removeRow(DataFile file, long deletionTimestamp) {
+  private static Row removeRow(DataFile file, long deletionTimestamp, TableSchema schema) {
     Map<Integer, Object> fields = new HashMap<>();
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("path"), file.logPath());
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("deletionTimestamp"), deletionTimestamp);
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("dataChange"), false);
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("extendedFileMetadata"), true);
-    fields.put(RemoveFile.FULL_SCHEMA.indexOf("partitionValues"), partitionMap(file.partition()));
+    fields.put(
+        RemoveFile.FULL_SCHEMA.indexOf("partitionValues"), partitionMap(file.partition(), schema));
     fields.put(RemoveFile.FULL_SCHEMA.indexOf("size"), file.sizeBytes());
     // A logical file is its path and its deletion vector: the remove names the same pair.
     file.deletionVector()
@@ -338,10 +354,11 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     return new GenericRow(RemoveFile.FULL_SCHEMA, fields);
   }
 
-  private static Row addRow(NewDataFile file) {
+  private static Row addRow(NewDataFile file, TableSchema schema) {
     Map<Integer, Object> fields = new HashMap<>();
     fields.put(AddFile.FULL_SCHEMA.indexOf("path"), file.logPath());
-    fields.put(AddFile.FULL_SCHEMA.indexOf("partitionValues"), partitionMap(file.partition()));
+    fields.put(
+        AddFile.FULL_SCHEMA.indexOf("partitionValues"), partitionMap(file.partition(), schema));
     fields.put(AddFile.FULL_SCHEMA.indexOf("size"), file.sizeBytes());
     fields.put(AddFile.FULL_SCHEMA.indexOf("modificationTime"), file.modificationTimeMillis());
     fields.put(AddFile.FULL_SCHEMA.indexOf("dataChange"), false);
@@ -355,8 +372,11 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     return new GenericRow(AddFile.FULL_SCHEMA, fields);
   }
 
-  private static io.delta.kernel.data.MapValue partitionMap(PartitionValues partition) {
-    return VectorUtils.stringStringMapValue(partition.values());
+  private static io.delta.kernel.data.MapValue partitionMap(
+      PartitionValues partition, TableSchema schema) {
+    Map<String, String> logged = new java.util.LinkedHashMap<>();
+    partition.values().forEach((column, value) -> logged.put(schema.physicalName(column), value));
+    return VectorUtils.stringStringMapValue(logged);
   }
 
   /**
