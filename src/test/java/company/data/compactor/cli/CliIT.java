@@ -408,7 +408,7 @@ class CliIT {
             .add("id", io.delta.kernel.types.LongType.LONG)
             .add("p", io.delta.kernel.types.StringType.STRING),
         "p",
-        java.util.Map.of("delta.columnMapping.mode", "name"));
+        java.util.Map.of("delta.enableTypeWidening", "true"));
     typed.append(location, "p", "a", "SELECT range AS id FROM range(3)", "f1");
     typed.append(location, "p", "a", "SELECT range AS id FROM range(3, 6)", "f2");
 
@@ -426,7 +426,7 @@ class CliIT {
 
     assertThat(result.code()).isEqualTo(1);
     assertThat(result.err())
-        .contains("uses table feature(s) columnMapping")
+        .contains("uses table feature(s) typeWidening")
         .contains("nothing was written");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
 
@@ -441,7 +441,7 @@ class CliIT {
             "false");
     assertThat(vacuum.code()).isEqualTo(1);
     assertThat(vacuum.err())
-        .contains("uses table feature(s) columnMapping that vacuum does not handle yet");
+        .contains("uses table feature(s) typeWidening that vacuum does not handle yet");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
   }
 

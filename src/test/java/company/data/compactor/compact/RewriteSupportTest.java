@@ -17,10 +17,15 @@ class RewriteSupportTest {
                     "columnMapping",
                     "typeWidening",
                     "someFutureFeature")))
-        .containsExactly("columnMapping", "someFutureFeature", "typeWidening");
+        .containsExactly("someFutureFeature", "typeWidening");
     assertThat(
             RewriteSupport.unsupported(
-                Set.of("appendOnly", "invariants", "timestampNtz", "deletionVectors")))
+                Set.of(
+                    "appendOnly",
+                    "invariants",
+                    "timestampNtz",
+                    "deletionVectors",
+                    "columnMapping")))
         .isEmpty();
   }
 }
