@@ -475,9 +475,11 @@ public final class MaintenancePipeline {
                 snapshot, request.vacuumDryRun() ? LogCleanupMode.DRY_RUN : LogCleanupMode.APPLY);
     LogCleanupReport report = ReportSections.logCleanup(result);
     steps.add(
-        report.skippedReason() != null
-            ? StepOutcome.skipped("cleanup-log", Summaries.logCleanup(report))
-            : StepOutcome.done("cleanup-log", Summaries.logCleanup(report)));
+        result.fenced()
+            ? StepOutcome.failed("cleanup-log", Summaries.logCleanup(report))
+            : report.skippedReason() != null
+                ? StepOutcome.skipped("cleanup-log", Summaries.logCleanup(report))
+                : StepOutcome.done("cleanup-log", Summaries.logCleanup(report)));
     return report;
   }
 
