@@ -80,7 +80,8 @@ final class DuckDbRewriter implements BinRewriter {
             // zstd level 1: the same file size as the default level 3 here, about 25% faster.
             + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
             + ", ROW_GROUP_SIZE "
-            + rowGroupRows;
+            + rowGroupRows
+            + SparkCalendar.copyOption(SparkCalendar.outputKeys(connection, inputs));
     try (Statement s = connection.createStatement()) {
       if (zOrderColumns.isEmpty()) {
         s.execute(
