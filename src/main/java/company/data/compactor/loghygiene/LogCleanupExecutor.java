@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.delta.CheckpointOutcome;
 import company.data.compactor.delta.TableCheckpointer;
+import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
+import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Storage;
@@ -23,7 +25,9 @@ import java.util.OptionalLong;
  * LogCleanupPlanner} against the log as it then is, and (unless a dry run) deletes the expired
  * files in batches of {@value #DELETE_BATCH}, oldest first. A dry run writes nothing and plans as
  * if the due checkpoint had been written. Nothing is committed: Delta records no commit for log
- * cleanup either.
+ * cleanup either. When applying, the run's {@link LeaseGuard} is asked before the checkpoint and
+ * again after it, right before the first delete: a run that lost its table's lease (another run
+ * took it over) deletes nothing (fenced).
  */
 public final class LogCleanupExecutor {
 
@@ -36,12 +40,22 @@ public final class LogCleanupExecutor {
   private final Storage storage;
   private final TableCheckpointer checkpointer;
   private final LogCleanupPlanner planner;
+  private LeaseGuard guard = LeaseGuard.UNGUARDED;
 
   public LogCleanupExecutor(
       Storage storage, TableCheckpointer checkpointer, LogCleanupPlanner planner) {
     this.storage = storage;
     this.checkpointer = checkpointer;
     this.planner = planner;
+  }
+
+  /**
+   * Asks {@code guard} before writing a checkpoint and before deleting (fencing); {@link
+   * LeaseGuard#UNGUARDED} unless set. Returns this executor.
+   */
+  public LogCleanupExecutor guardedBy(LeaseGuard guard) {
+    this.guard = guard;
+    return this;
   }
 
   /**
@@ -67,6 +81,12 @@ public final class LogCleanupExecutor {
       status = CheckpointStatus.WOULD_WRITE;
       state = planner.withCheckpointNow(state, decision.latestVersion());
     } else if (decision.due()) {
+      String fenced = fenced();
+      if (fenced != null) {
+        LogCleanupPlan plan = planner.plan(state, settings, snapshot.features());
+        return new LogCleanupResult(
+            mode, decision, CheckpointStatus.SKIPPED, fenced, listed, plan, 0, 0, fenced);
+      }
       CheckpointOutcome outcome = checkpointer.checkpoint(location, decision.latestVersion());
       status =
           switch (outcome.status()) {
@@ -92,7 +112,13 @@ public final class LogCleanupExecutor {
         mode,
         plan.skippedReason() == null ? "" : " skipped: " + plan.skippedReason());
     if (mode == LogCleanupMode.DRY_RUN || plan.expired().isEmpty()) {
-      return new LogCleanupResult(mode, decision, status, detail, listed, plan, 0, 0);
+      return new LogCleanupResult(mode, decision, status, detail, listed, plan, 0, 0, null);
+    }
+    // Asked again after the checkpoint: the lease may have gone while it was written, and a run
+    // that lost it must not delete what the run that now holds it may be reading or writing.
+    String fenced = fenced();
+    if (fenced != null) {
+      return new LogCleanupResult(mode, decision, status, detail, listed, plan, 0, 0, fenced);
     }
     List<String> paths = new ArrayList<>();
     int outside = insideRealRoot(location, plan.expired(), paths);
@@ -103,7 +129,19 @@ public final class LogCleanupExecutor {
         location,
         deleted,
         plan.oldestVersionAfter());
-    return new LogCleanupResult(mode, decision, status, detail, listed, plan, deleted, outside);
+    return new LogCleanupResult(
+        mode, decision, status, detail, listed, plan, deleted, outside, null);
+  }
+
+  /** Null while the lease is held; otherwise why this run may no longer write or delete. */
+  private String fenced() {
+    try {
+      guard.assertHeld();
+      return null;
+    } catch (CompactorException e) {
+      LOG.log(Level.WARNING, "log cleanup fenced, nothing deleted: {0}", e.getMessage());
+      return e.getMessage();
+    }
   }
 
   /** The log's files and the version {@code _last_checkpoint} names. */

@@ -12,6 +12,8 @@ package company.data.compactor.loghygiene;
  * @param deletedFiles log files deleted (0 in a dry run)
  * @param skippedOutsideRoot expired files not deleted because their real path is outside the table
  *     root (a linked {@code _delta_log})
+ * @param fencedReason why nothing was deleted because the run lost its table's lease (null when it
+ *     held it, or in a dry run)
  */
 public record LogCleanupResult(
     LogCleanupMode mode,
@@ -21,4 +23,11 @@ public record LogCleanupResult(
     int listedFiles,
     LogCleanupPlan plan,
     int deletedFiles,
-    int skippedOutsideRoot) {}
+    int skippedOutsideRoot,
+    String fencedReason) {
+
+  /** Whether the run lost its lease before deleting, so deleted nothing. */
+  public boolean fenced() {
+    return fencedReason != null;
+  }
+}

@@ -50,6 +50,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One maintenance run, in the design's order: validate, seed the demo (when asked), sweep what
@@ -433,7 +434,7 @@ public final class MaintenancePipeline {
 
   private VacuumReport vacuum(
       MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
-    refuseUnsupportedFeatures(snapshot, "vacuum");
+    refuseUnsupportedFeatures(snapshot, "vacuum", !request.vacuumDryRun());
     try {
       ports.leaseGuard().assertHeld();
     } catch (CompactorException e) {
@@ -475,9 +476,11 @@ public final class MaintenancePipeline {
                 snapshot, request.vacuumDryRun() ? LogCleanupMode.DRY_RUN : LogCleanupMode.APPLY);
     LogCleanupReport report = ReportSections.logCleanup(result);
     steps.add(
-        report.skippedReason() != null
-            ? StepOutcome.skipped("cleanup-log", Summaries.logCleanup(report))
-            : StepOutcome.done("cleanup-log", Summaries.logCleanup(report)));
+        result.fenced()
+            ? StepOutcome.failed("cleanup-log", Summaries.logCleanup(report))
+            : report.skippedReason() != null
+                ? StepOutcome.skipped("cleanup-log", Summaries.logCleanup(report))
+                : StepOutcome.done("cleanup-log", Summaries.logCleanup(report)));
     return report;
   }
 
@@ -705,16 +708,37 @@ public final class MaintenancePipeline {
   }
 
   private static void refuseUnsupportedFeatures(TableSnapshot snapshot, String step) {
-    List<String> unsupported = RewriteSupport.unsupported(snapshot.features());
+    refuseUnsupportedFeatures(snapshot, step, true);
+  }
+
+  /**
+   * Refuses {@code snapshot} when it uses a feature {@code step} does not handle; {@code commits}
+   * says whether the step will commit, so features the Delta writer cannot commit to count too.
+   */
+  private static void refuseUnsupportedFeatures(
+      TableSnapshot snapshot, String step, boolean commits) {
+    Set<String> unwritable = commits ? snapshot.unwritableFeatures() : Set.of();
+    List<String> unsupported = RewriteSupport.unsupported(snapshot.features(), unwritable);
     if (!unsupported.isEmpty()) {
+      List<String> inUse =
+          unsupported.stream()
+              .filter(unwritable::contains)
+              .map(f -> f + ": " + RewriteSupport.inUse(f))
+              .toList();
       throw Errors.unsupportedTable(
           snapshot.location(),
           "it uses table feature(s) "
               + String.join(", ", unsupported)
               + " that "
               + step
-              + " does not handle yet; nothing was written or deleted. Inspect and"
-              + " plan still work on it.");
+              + " does not handle yet"
+              + (inUse.isEmpty()
+                  ? ""
+                  : " ("
+                      + String.join("; ", inUse)
+                      + "; the Delta kernel this compactor commits with does not commit to a table"
+                      + " that uses it, so compact it with Delta Lake's OPTIMIZE on Spark)")
+              + "; nothing was written or deleted. Inspect and plan still work on it.");
     }
   }
 

@@ -23,6 +23,7 @@ import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.PartitionReport;
 import company.data.compactor.report.PlanPartitionReport;
 import company.data.compactor.report.PlanReport;
+import company.data.compactor.report.RunState;
 import company.data.compactor.report.SweepReport;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
@@ -159,7 +160,9 @@ final class ReportSections {
         result.checkpoint().latestVersion(),
         plan.oldestVersionBefore(),
         plan.oldestVersionAfter(),
-        plan.skippedReason(),
+        result.fenced()
+            ? RunState.LOG_CLEANUP_FENCED + result.fencedReason()
+            : plan.skippedReason(),
         warnings);
   }
 

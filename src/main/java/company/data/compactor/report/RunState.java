@@ -14,13 +14,24 @@ public final class RunState {
   public static final String VACUUM_FENCED = "not run, the run was fenced: ";
 
   /**
-   * Whether the run lost its table's lease to another run and so stopped before a commit: a
-   * partition {@code fenced}, or vacuum not run for that reason.
+   * How the skipped reason of log cleanup that deleted nothing because the run was fenced begins.
+   */
+  public static final String LOG_CLEANUP_FENCED = "nothing deleted, the run was fenced: ";
+
+  /**
+   * Whether the run lost its table's lease to another run and so stopped before a commit or a
+   * delete: a partition {@code fenced}, vacuum not run, or log cleanup deleting nothing for that
+   * reason.
    */
   public static boolean fenced(MaintenanceReport report) {
     return (report.compaction() != null && report.compaction().fenced())
         || report.steps().stream()
-            .anyMatch(s -> s.step().equals("vacuum") && s.detail().startsWith(VACUUM_FENCED));
+            .anyMatch(
+                s ->
+                    (s.step().equals("vacuum") && s.detail().startsWith(VACUUM_FENCED))
+                        || (s.step().equals("cleanup-log")
+                            && s.status().equals("failed")
+                            && s.detail().contains(LOG_CLEANUP_FENCED)));
   }
 
   /**

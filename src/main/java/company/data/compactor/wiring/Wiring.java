@@ -172,7 +172,8 @@ public final class Wiring {
             new VacuumExecutor(
                 storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
             new LogCleanupExecutor(
-                storage, new KernelTableCheckpointer(storage), new LogCleanupPlanner(clock)),
+                    storage, new KernelTableCheckpointer(storage), new LogCleanupPlanner(clock))
+                .guardedBy(guard),
             new Sweeper(
                 storage,
                 List.of(

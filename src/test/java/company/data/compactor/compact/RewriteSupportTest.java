@@ -28,4 +28,23 @@ class RewriteSupportTest {
                     "columnMapping")))
         .isEmpty();
   }
+
+  @Test
+  void unsupported_alsoNamesSupportedFeaturesTheWriterCannotCommitToWhileInUse() {
+    Set<String> features =
+        Set.of("appendOnly", "checkConstraints", "generatedColumns", "invariants");
+
+    assertThat(RewriteSupport.unsupported(features, Set.of("checkConstraints", "invariants")))
+        .containsExactly("checkConstraints", "invariants");
+    assertThat(RewriteSupport.unsupported(features, Set.of())).isEmpty();
+    assertThat(RewriteSupport.unsupported(features, Set.of("identityColumns")))
+        .as("only features the table lists")
+        .isEmpty();
+  }
+
+  @Test
+  void inUse_saysWhatMakesAFeatureUnwritable() {
+    assertThat(RewriteSupport.inUse("checkConstraints")).isEqualTo("a CHECK constraint is defined");
+    assertThat(RewriteSupport.inUse("identityColumns")).isEqualTo("a column is an identity column");
+  }
 }

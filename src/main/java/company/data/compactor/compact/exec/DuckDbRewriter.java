@@ -117,7 +117,8 @@ final class DuckDbRewriter implements BinRewriter {
             + (compression.equals("zstd") ? ", COMPRESSION_LEVEL 1" : "")
             + ", ROW_GROUP_SIZE "
             + rowGroupRows
-            + fieldIds;
+            + fieldIds
+            + SparkCalendar.copyOption(SparkCalendar.outputKeys(connection, inputs));
     try (Statement s = connection.createStatement()) {
       if (zOrderColumns.isEmpty()) {
         s.execute(

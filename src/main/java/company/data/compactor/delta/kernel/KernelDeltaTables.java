@@ -94,7 +94,8 @@ public final class KernelDeltaTables implements DeltaTables {
         schema,
         files,
         snapshot.getTableProperties(),
-        features(snapshot));
+        features(snapshot),
+        unwritableFeatures(snapshot));
   }
 
   /**
@@ -166,6 +167,22 @@ public final class KernelDeltaTables implements DeltaTables {
 
   private static java.util.Set<String> features(Snapshot snapshot) {
     return snapshot.getProtocol().getImplicitlyAndExplicitlySupportedFeatures().stream()
+        .map(io.delta.kernel.internal.tablefeatures.TableFeature::featureName)
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
+  /**
+   * Kernel's own rule for what it will not commit to: a writer feature it supports only while the
+   * table does not use it (a CHECK constraint, a generated or identity column, an invariant). Asked
+   * at load so the run refuses by name before writing, not at commit after uploading.
+   */
+  private static java.util.Set<String> unwritableFeatures(Snapshot snapshot) {
+    if (!(snapshot instanceof io.delta.kernel.internal.SnapshotImpl impl)) {
+      return java.util.Set.of();
+    }
+    io.delta.kernel.internal.actions.Metadata metadata = impl.getMetadata();
+    return impl.getProtocol().getImplicitlyAndExplicitlySupportedFeatures().stream()
+        .filter(feature -> !feature.hasKernelWriteSupport(metadata))
         .map(io.delta.kernel.internal.tablefeatures.TableFeature::featureName)
         .collect(java.util.stream.Collectors.toSet());
   }
