@@ -52,7 +52,9 @@ final class ReportSections {
                     p.totalSizeMb(),
                     p.totalBytes(),
                     p.deletedRows(),
-                    p.deletedRowsRatio()))
+                    p.deletedRowsRatio(),
+                    p.compactableSmallFiles(),
+                    p.verdict().label()))
         .toList();
   }
 
