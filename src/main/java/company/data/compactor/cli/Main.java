@@ -79,6 +79,7 @@ public final class Main implements Callable<Integer> {
     cli.setOut(out);
     cli.setErr(err);
     cli.setCaseInsensitiveEnumValuesAllowed(true);
+    HelpWrapping.install(cli);
     cli.setParameterExceptionHandler(
         (e, a) -> {
           err.println("compactor: invalid arguments: " + e.getMessage());
