@@ -91,9 +91,17 @@ public record MaintenanceReport(
     steps = List.copyOf(steps);
   }
 
-  /** This report with {@code skipping} in place of its own. */
+  /**
+   * This report with {@code skipping} in place of its own, its sentence (point-lookup files and
+   * bytes before and after) appended to the summary.
+   */
   public MaintenanceReport withZOrderSkipping(ZOrderSkippingReport skipping) {
-    return with(logCleanup, skipping, delivery, summary, sweep);
+    return with(
+        logCleanup,
+        skipping,
+        delivery,
+        skipping == null ? summary : summary + " " + skipping.sentence(),
+        sweep);
   }
 
   /**

@@ -86,6 +86,38 @@ class HumanSummaryIT {
   }
 
   @Test
+  void zOrderSkipping_reportsTheFilesAndBytesAPointLookupReads_nextToTheFraction()
+      throws Exception {
+    Result run = cli("run", "--work-dir", work.toString(), "--json");
+
+    assertThat(run.code()).as(run.err()).isZero();
+    JsonNode skipping = new ObjectMapper().readTree(run.out()).get("zorder_skipping");
+    assertThat(skipping.get("columns").toString()).isEqualTo("[\"customer_id\"]");
+    // 30 files in 3 partitions become 3: a lookup can never read more than every file.
+    double filesBefore = skipping.get("point_lookup_files_before").asDouble();
+    double filesAfter = skipping.get("point_lookup_files_after").asDouble();
+    assertThat(filesBefore).isGreaterThan(filesAfter).isLessThanOrEqualTo(30);
+    assertThat(filesAfter).isGreaterThan(0).isLessThanOrEqualTo(3);
+    assertThat(skipping.get("point_lookup_bytes_before").asLong()).isPositive();
+    assertThat(skipping.get("point_lookup_bytes_after").asLong()).isPositive();
+    assertThat(skipping.get("per_column").get(0).get("point_lookup_files_after").asDouble())
+        .isEqualTo(filesAfter);
+    assertThat(run.err())
+        .contains(
+            String.format(
+                java.util.Locale.ROOT,
+                "Z-order by customer_id: a point lookup reads %.1f -> %.1f files (",
+                filesBefore,
+                filesAfter))
+        .contains(
+            String.format(
+                java.util.Locale.ROOT,
+                "of the rewritten partitions; file fraction %.2f -> %.2f.",
+                skipping.get("file_fraction_before").asDouble(),
+                skipping.get("file_fraction_after").asDouble()));
+  }
+
+  @Test
   void history_showsADash_forARunThatMeasuredNoLatency() {
     assertThat(cli("run", "--work-dir", work.toString()).code()).isZero();
     Result vacuum = cli("vacuum", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
