@@ -143,7 +143,13 @@ public final class KernelDeltaTables implements DeltaTables {
   private Storage withLogTail(TableLocation location) {
     try {
       return PrefetchedLogTail.of(storage, location, LOG_TAIL_CONCURRENCY);
-    } catch (IOException | UncheckedIOException e) {
+    } catch (java.io.FileNotFoundException e) {
+      return storage;
+    } catch (IOException e) {
+      // The store itself failed (no credentials, endpoint unreachable): say why now, in one line,
+      // rather than let kernel retry its checkpoint hint and report "Failed to list the files".
+      throw Errors.operationFailed("listing the Delta log of " + location, e);
+    } catch (UncheckedIOException e) {
       return storage;
     }
   }
