@@ -744,7 +744,7 @@ public final class MaintenancePipeline {
 
   private static void refuseIfInvalid(List<Violation> violations) {
     if (!violations.isEmpty()) {
-      throw Errors.invalidRequest(violations);
+      throw Errors.invalidAgainstTable(violations);
     }
   }
 
