@@ -124,6 +124,33 @@ public final class Errors {
         cause);
   }
 
+  /**
+   * A checkpoint of the table's log is not a Parquet file (corrupt or truncated), so the table
+   * cannot be read through it; {@code files} are the checkpoint files found damaged (empty when
+   * they could not be checked), {@code what} what the reader found.
+   */
+  public static CompactorException corruptCheckpoint(
+      TableLocation location, List<String> files, String what, Throwable cause) {
+    String named =
+        files.isEmpty()
+            ? "A checkpoint in " + location.child("_delta_log") + " is"
+            : "Checkpoint "
+                + String.join(", ", files.subList(0, Math.min(files.size(), MAX_PATHS_NAMED)))
+                + (files.size() == 1 ? " is" : " are");
+    return new CompactorException(
+        CompactorException.Kind.OPERATION_FAILED,
+        named
+            + " "
+            + what
+            + ": corrupt or truncated, so the table "
+            + location
+            + " cannot be read through it; nothing was written. Fix: restore the file, or, if the"
+            + " JSON commits it summarises are still in _delta_log, delete it and"
+            + " _delta_log/_last_checkpoint so readers replay the commits.",
+        List.of(),
+        cause);
+  }
+
   /** The table uses something the compactor will not touch. */
   public static CompactorException unsupportedTable(TableLocation location, String why) {
     return new CompactorException(

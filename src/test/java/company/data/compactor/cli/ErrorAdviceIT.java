@@ -63,4 +63,41 @@ class ErrorAdviceIT {
                 + " run again.\n")
         .doesNotContain("Nothing was read");
   }
+
+  @Test
+  void aCorruptCheckpoint_isNamed_withWhatIsWrong_andTheFix() throws Exception {
+    assertThat(CliRunner.run(Map.of(), "run", "--work-dir", work.toString()).code()).isZero();
+    CliRunner.Result cleanup =
+        CliRunner.run(
+            Map.of(),
+            "cleanup-log",
+            "--work-dir",
+            work.toString(),
+            "--table-uri",
+            "demo_delta_table",
+            "--vacuum-dry-run",
+            "false");
+    assertThat(cleanup.code()).as(cleanup.err()).isZero();
+    Path checkpoint =
+        work.resolve("demo_delta_table/_delta_log/00000000000000000033.checkpoint.parquet");
+    assertThat(checkpoint).exists();
+    java.nio.file.Files.writeString(checkpoint, "garbage, not parquet");
+
+    CliRunner.Result result =
+        CliRunner.run(
+            Map.of(), "inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table");
+
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err())
+        .isEqualTo(
+            "compactor: error: Checkpoint file:"
+                + checkpoint
+                + " is not a Parquet file. Expected magic number at tail, but found [113, 117,"
+                + " 101, 116]: corrupt or truncated, so the table file:"
+                + work.resolve("demo_delta_table")
+                + " cannot be read through it; nothing was written. Fix: restore the file, or, if"
+                + " the JSON commits it summarises are still in _delta_log, delete it and"
+                + " _delta_log/_last_checkpoint so readers replay the commits.\n")
+        .doesNotContain("ParquetIOUtils");
+  }
 }
