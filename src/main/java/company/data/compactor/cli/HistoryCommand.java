@@ -107,9 +107,22 @@ final class HistoryCommand implements Callable<Integer> {
               value(run, "compaction_executed"),
               value(run, "files_after"),
               value(run, "vacuum_candidate_files") + "/" + value(run, "vacuum_deleted_files"),
-              value(run, "read_latency_pre_ms") + "->" + value(run, "read_latency_post_ms")));
+              latency(run)));
     }
     return text.toString();
+  }
+
+  /**
+   * Read latency before -> after, or the one figure measured, or "-" when the run measured none
+   * (vacuum, log cleanup).
+   */
+  static String latency(Map<String, Object> run) {
+    String pre = value(run, "read_latency_pre_ms");
+    String post = value(run, "read_latency_post_ms");
+    if (post.equals("-")) {
+      return pre;
+    }
+    return pre + "->" + post;
   }
 
   /** A blueprint field of a record of either form, as a column shows it. */

@@ -79,6 +79,7 @@ public final class Main implements Callable<Integer> {
     cli.setOut(out);
     cli.setErr(err);
     cli.setCaseInsensitiveEnumValuesAllowed(true);
+    HelpWrapping.install(cli);
     cli.setParameterExceptionHandler(
         (e, a) -> {
           err.println("compactor: invalid arguments: " + e.getMessage());
@@ -91,7 +92,7 @@ public final class Main implements Callable<Integer> {
             e.printStackTrace(err);
           }
           if (e instanceof CompactorException ce) {
-            err.println("compactor: error: " + ce.getMessage());
+            err.println("compactor: error: " + ce.getMessage() + advice(ce, commandLine));
             return ce.isInvalidInput() ? EXIT_INVALID : EXIT_FAILURE;
           }
           err.println(
@@ -103,6 +104,23 @@ public final class Main implements Callable<Integer> {
           return EXIT_FAILURE;
         });
     return cli.execute(args);
+  }
+
+  /**
+   * Advice that fits the command that failed: a missing table can be created as the demo table only
+   * by a command that has {@code --demo-mode}.
+   */
+  static String advice(CompactorException e, CommandLine command) {
+    if (e.kind() != CompactorException.Kind.TABLE_NOT_FOUND) {
+      return "";
+    }
+    if (command.getCommandSpec().findOption("--demo-mode") != null) {
+      return " Or pass --demo-mode=true to create the demo table there.";
+    }
+    return " "
+        + command.getCommandName()
+        + " reads an existing table only; 'compactor run --demo-mode=true --table-uri URI'"
+        + " creates the demo table there.";
   }
 
   @Override

@@ -8,10 +8,31 @@ import company.data.compactor.report.PlanPartitionReport;
 import company.data.compactor.report.StepOutcome;
 import java.util.Locale;
 
-/** The report as a plain-text table for a terminal. */
+/**
+ * The report as a plain-text table for a terminal, in the order the run works: inspection, plan,
+ * compaction, vacuum, log cleanup (the steps). Partition labels take a fixed column of {@value
+ * #LABEL_WIDTH} characters, longer ones elided in the middle (the JSON report has them whole).
+ */
 final class ReportText {
 
+  /** Width of the partition label column. */
+  static final int LABEL_WIDTH = 40;
+
   private ReportText() {}
+
+  /**
+   * {@code label} padded to {@code width}, or elided in the middle with "…" to exactly that width,
+   * so both ends (first and last partition column) stay readable.
+   */
+  static String fit(String label, int width) {
+    if (label.codePointCount(0, label.length()) <= width) {
+      return label + " ".repeat(width - label.codePointCount(0, label.length()));
+    }
+    int[] points = label.codePoints().toArray();
+    int head = (width - 1) / 2;
+    int tail = width - 1 - head;
+    return new String(points, 0, head) + "…" + new String(points, points.length - tail, tail);
+  }
 
   static String render(MaintenanceReport report) {
     StringBuilder out = new StringBuilder();
@@ -27,36 +48,33 @@ final class ReportText {
             report.avgFileSizeMb(),
             report.totalSizeMb(),
             report.totalRows() == null ? "unknown" : report.totalRows()));
+    out.append(String.format(Locale.ROOT, "compaction %s%n%n", compactionVerdict(report)));
     out.append(
         String.format(
             Locale.ROOT,
-            "compaction %s%n%n",
-            report.compactionRequired() ? "required" : "not required"));
-    int width =
-        Math.max(
-            "partition".length(),
-            report.partitions().stream().mapToInt(p -> p.partition().length()).max().orElse(0));
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "%-" + width + "s %7s %7s %8s %12s %12s%n",
-            "partition",
+            "%s %7s %7s %8s %12s %12s  %s%n",
+            fit("partition", LABEL_WIDTH),
             "files",
             "small",
             "ratio%",
             "avg MB",
-            "total MB"));
+            "total MB",
+            "merge"));
     for (PartitionReport p : report.partitions()) {
       out.append(
           String.format(
               Locale.ROOT,
-              "%-" + width + "s %7d %7d %8.2f %12.4f %12.4f%n",
-              p.partition(),
+              "%s %7d %7d %8.2f %12.4f %12.4f  %s%n",
+              fit(p.partition(), LABEL_WIDTH),
               p.fileCount(),
               p.smallFilesCount(),
               p.smallFileRatioPct(),
               p.avgFileSizeMb(),
-              p.totalSizeMb()));
+              p.totalSizeMb(),
+              p.mergeVerdict()));
+    }
+    if (report.compaction() != null) {
+      out.append(System.lineSeparator()).append(compaction(report.compaction()));
     }
     if (report.vacuum() != null && report.vacuum().vacuumSkippedReason() == null) {
       var v = report.vacuum();
@@ -75,13 +93,11 @@ final class ReportText {
       v.vacuumWarnings()
           .forEach(w -> out.append("  warning: ").append(w).append(System.lineSeparator()));
     }
-    if (report.compaction() != null) {
-      out.append(System.lineSeparator()).append(compaction(report.compaction()));
-    }
     out.append(System.lineSeparator());
     for (StepOutcome step : report.steps()) {
       out.append(
-          String.format(Locale.ROOT, "%-8s %-13s %s%n", step.step(), step.status(), step.detail()));
+          String.format(
+              Locale.ROOT, "%-11s %-13s %s%n", step.step(), step.status(), step.detail()));
     }
     if (report.delivery() != null) {
       if (report.delivery().htmlReportUri() != null) {
@@ -96,6 +112,18 @@ final class ReportText {
               report.delivery().slackNotificationDetail()));
     }
     return out.toString();
+  }
+
+  /** {@code required}, {@code not required}, or why not when the ratio alone would say so. */
+  private static String compactionVerdict(MaintenanceReport report) {
+    if (report.compactionRequired()) {
+      return "required";
+    }
+    boolean nothingToMerge =
+        report.partitions().stream().anyMatch(p -> "nothing_to_merge".equals(p.mergeVerdict()));
+    return nothingToMerge
+        ? "not required (nothing to merge: merging would not reduce the file count)"
+        : "not required";
   }
 
   private static String compaction(CompactionReport c) {
@@ -123,8 +151,8 @@ final class ReportText {
       out.append(
           String.format(
               Locale.ROOT,
-              "  %-40s %-16s files %d, small %d, bins %d%n",
-              p.partition(),
+              "  %s %-16s files %d, small %d, bins %d%n",
+              fit(p.partition(), LABEL_WIDTH),
               p.decision(),
               p.files(),
               p.smallFiles(),
@@ -148,8 +176,8 @@ final class ReportText {
         out.append(
             String.format(
                 Locale.ROOT,
-                "  %-40s %-20s %d -> %d files%s%n",
-                p.partition(),
+                "  %s %-20s %d -> %d files%s%n",
+                fit(p.partition(), LABEL_WIDTH),
                 p.status(),
                 p.filesRemoved(),
                 p.filesAdded(),

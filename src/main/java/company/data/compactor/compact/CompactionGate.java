@@ -1,6 +1,7 @@
 package company.data.compactor.compact;
 
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.MergeRule;
 import java.util.List;
 
 /**
@@ -10,9 +11,24 @@ import java.util.List;
 public final class CompactionGate {
 
   private final CompactionOptions options;
+  private final MergeRule rule;
 
   public CompactionGate(CompactionOptions options) {
     this.options = options;
+    this.rule = rule(options);
+  }
+
+  /** The merge rule the inspector shares with this gate, under {@code options}. */
+  public static MergeRule rule(CompactionOptions options) {
+    return new MergeRule(
+        options.smallFileThresholdBytes(),
+        options.targetFileSizeBytes(),
+        options.ratioThresholdPct());
+  }
+
+  /** The shared rule this gate decides by. */
+  public MergeRule rule() {
+    return rule;
   }
 
   /**
@@ -21,7 +37,7 @@ public final class CompactionGate {
    * default of Delta Lake's {@code spark.databricks.delta.optimize.maxDeletedRowsRatio}, above
    * which its {@code OPTIMIZE} rewrites a file to purge its deletion vector.
    */
-  public static final double DELETED_ROWS_RATIO_THRESHOLD = 0.05;
+  public static final double DELETED_ROWS_RATIO_THRESHOLD = MergeRule.DELETED_ROWS_RATIO_THRESHOLD;
 
   /**
    * A file is a candidate when it is below the small-file threshold, or when its deletion vector
@@ -33,7 +49,7 @@ public final class CompactionGate {
 
   /** A file is small when it is below the small-file threshold. */
   public boolean isSmall(DataFile file) {
-    return file.sizeBytes() < options.smallFileThresholdBytes();
+    return rule.isSmall(file);
   }
 
   /**
@@ -58,26 +74,16 @@ public final class CompactionGate {
    * file with a deletion vector has no row count.
    */
   public boolean hasManyDeletedRows(List<DataFile> files) {
-    long rows = 0;
-    long deleted = 0;
-    for (DataFile file : files) {
-      if (file.hasDeletionVector()
-          && (file.numRecords().isEmpty() || file.deletionVector().isEmpty())) {
-        return true;
-      }
-      rows += file.numRecords().orElse(0);
-      deleted += file.deletedRows();
-    }
-    return deleted > 0 && (rows == 0 || (double) deleted / rows > DELETED_ROWS_RATIO_THRESHOLD);
+    return MergeRule.hasManyDeletedRows(files);
   }
 
   /**
    * A group of files (the table in scope, or one partition) needs compaction for its small files
-   * when its small-file ratio reaches the threshold and it has at least two small files to merge.
+   * when its small-file ratio reaches the threshold and merging them yields fewer files ({@link
+   * MergeRule#canMerge}).
    */
   public boolean shouldCompact(List<DataFile> files) {
-    long small = files.stream().filter(this::isSmall).count();
-    return small >= 2 && 100.0 * small / files.size() >= options.ratioThresholdPct();
+    return rule.reachesRatio(files) && rule.canMerge(files);
   }
 
   /**

@@ -1,6 +1,7 @@
 package company.data.compactor.compact;
 
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.MergeRule;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import java.util.ArrayList;
@@ -15,10 +16,12 @@ import java.util.TreeMap;
  * <ol>
  *   <li>Scope: partitions matching {@code partition_filter}.
  *   <li>Table gate: the small-file ratio of the files in scope reaches the threshold.
- *   <li>Partition gate: each partition's own ratio reaches it too; healthy partitions are left
- *       alone. A partition whose deletion vectors delete more than {@link
- *       CompactionGate#DELETED_ROWS_RATIO_THRESHOLD} of its rows passes whatever the two ratios
- *       (fragmented by deletes, as Delta Lake's {@code OPTIMIZE} judges files).
+ *   <li>Partition gate ({@link MergeRule#verdict}, the rule the inspector shares): each partition's
+ *       own ratio reaches it too, and merging its small files yields fewer files (one small file,
+ *       or small files that would fill as many target-size outputs, is {@code NOTHING_TO_MERGE});
+ *       healthy partitions are left alone. A partition whose deletion vectors delete more than
+ *       {@link CompactionGate#DELETED_ROWS_RATIO_THRESHOLD} of its rows passes whatever the two
+ *       ratios (fragmented by deletes, as Delta Lake's {@code OPTIMIZE} judges files).
  *   <li>Candidates: small files, and files whose deletion vector deletes more than that share of
  *       their rows.
  *   <li>Bins: within a partition, runs of adjacent candidates (commit order: modification time,
@@ -65,7 +68,7 @@ public final class CompactionPlanner {
             inScope.addAll(files);
           }
         });
-    boolean tableGate = gate.shouldCompact(inScope);
+    boolean tableGate = gate.rule().reachesRatio(inScope);
 
     List<PartitionDecision> decisions = new ArrayList<>();
     List<Bin> planned = new ArrayList<>();
@@ -80,10 +83,17 @@ public final class CompactionPlanner {
                 partition, files.size(), small, PartitionDecision.Outcome.FILTERED_OUT, 0));
         continue;
       }
-      if (!(tableGate && gate.shouldCompact(files)) && !gate.hasManyDeletedRows(files)) {
+      MergeRule.Verdict verdict = gate.rule().verdict(files, tableGate);
+      if (verdict != MergeRule.Verdict.COMPACTABLE) {
         decisions.add(
             new PartitionDecision(
-                partition, files.size(), small, PartitionDecision.Outcome.BELOW_GATE, 0));
+                partition,
+                files.size(),
+                small,
+                verdict == MergeRule.Verdict.BELOW_GATE
+                    ? PartitionDecision.Outcome.BELOW_GATE
+                    : PartitionDecision.Outcome.NOTHING_TO_MERGE,
+                0));
         continue;
       }
       if (options.layout() == Layout.Z_ORDER

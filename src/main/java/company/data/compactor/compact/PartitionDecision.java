@@ -22,7 +22,10 @@ public record PartitionDecision(
     FILTERED_OUT,
     /** Its small-file ratio is below the gate (healthy partitions are not churned). */
     BELOW_GATE,
-    /** Small files exist but no two adjacent ones fit one target-size output. */
+    /**
+     * The ratio passes, but merging would not reduce the file count: one small file, small files
+     * that would fill as many target-size outputs, or no two adjacent ones fit one output.
+     */
     NOTHING_TO_MERGE,
     /** Every file was Z-ordered by these columns already and none has arrived since. */
     ALREADY_CLUSTERED

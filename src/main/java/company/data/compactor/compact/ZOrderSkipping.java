@@ -21,6 +21,11 @@ import java.util.TreeMap;
  * before and after); for each sampled value and each rewritten partition, the fraction of the
  * partition's files whose min/max could hold the value (a file without bounds always could) is
  * averaged. Lower is better: 1.0 means every lookup reads every file. Pure.
+ *
+ * <p>The fraction alone misleads when a rewrite collapses a partition to one file: that file holds
+ * every value, so the fraction rises to 1.0 although a lookup now opens one file instead of many.
+ * So each measurement also gives what a point lookup reads across the rewritten partitions: files
+ * and bytes that could hold the value, averaged over the sampled values.
  */
 public final class ZOrderSkipping {
 
@@ -36,9 +41,21 @@ public final class ZOrderSkipping {
    * @param sampledValues point values sampled
    * @param fileFractionBefore average fraction of a partition's files a lookup reads before
    * @param fileFractionAfter the same after
+   * @param lookupFilesBefore files a point lookup reads across the rewritten partitions, before,
+   *     averaged over the sampled values
+   * @param lookupFilesAfter the same after
+   * @param lookupBytesBefore bytes of those files, before, averaged over the sampled values
+   * @param lookupBytesAfter the same after
    */
   public record ColumnSkipping(
-      String column, int sampledValues, double fileFractionBefore, double fileFractionAfter) {}
+      String column,
+      int sampledValues,
+      double fileFractionBefore,
+      double fileFractionAfter,
+      double lookupFilesBefore,
+      double lookupFilesAfter,
+      double lookupBytesBefore,
+      double lookupBytesAfter) {}
 
   private ZOrderSkipping() {}
 
@@ -80,13 +97,17 @@ public final class ZOrderSkipping {
               column,
               values.size(),
               fraction(beforeBounds, values),
-              fraction(afterBounds, values)));
+              fraction(afterBounds, values),
+              lookup(beforeBounds, values, false),
+              lookup(afterBounds, values, false),
+              lookup(beforeBounds, values, true),
+              lookup(afterBounds, values, true)));
     }
     return result;
   }
 
-  /** A file's bounds for one column; null bounds mean "could hold anything". */
-  record Bounds(JsonNode min, JsonNode max) {
+  /** A file's bounds for one column (null: "could hold anything") and its size. */
+  record Bounds(JsonNode min, JsonNode max, long sizeBytes) {
     boolean couldHold(JsonNode value) {
       return min == null || max == null || (compare(min, value) <= 0 && compare(value, max) <= 0);
     }
@@ -111,7 +132,8 @@ public final class ZOrderSkipping {
           // unreadable stats: the file could hold any value
         }
       }
-      out.computeIfAbsent(partition, k -> new ArrayList<>()).add(new Bounds(min, max));
+      out.computeIfAbsent(partition, k -> new ArrayList<>())
+          .add(new Bounds(min, max, file.sizeBytes()));
     }
     return out;
   }
@@ -163,6 +185,25 @@ public final class ZOrderSkipping {
       }
     }
     return lookups == 0 ? 1.0 : sum / lookups;
+  }
+
+  /**
+   * Files (or their bytes) a lookup of each value reads across all partitions, averaged over the
+   * values.
+   */
+  private static double lookup(
+      Map<PartitionValues, List<Bounds>> bounds, List<JsonNode> values, boolean bytes) {
+    double sum = 0;
+    for (JsonNode value : values) {
+      for (List<Bounds> files : bounds.values()) {
+        for (Bounds b : files) {
+          if (b.couldHold(value)) {
+            sum += bytes ? b.sizeBytes() : 1;
+          }
+        }
+      }
+    }
+    return values.isEmpty() ? 0 : sum / values.size();
   }
 
   /** Numbers by value, everything else (strings, ISO dates and timestamps) as text. */

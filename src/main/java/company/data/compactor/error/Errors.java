@@ -27,6 +27,27 @@ public final class Errors {
   }
 
   /**
+   * The request broke rules that need the table (its columns, its partition columns): the table's
+   * log was read to check them, nothing was written.
+   */
+  public static CompactorException invalidAgainstTable(List<Violation> violations) {
+    String detail = violations.stream().map(Violation::describe).collect(Collectors.joining("; "));
+    String noun = violations.size() == 1 ? "rule" : "rules";
+    return new CompactorException(
+        CompactorException.Kind.INVALID_REQUEST,
+        "Invalid request, "
+            + violations.size()
+            + " "
+            + noun
+            + " broken against the table: "
+            + detail
+            + ". The table's log was read to check them; nothing was written. Fix the values and"
+            + " run again.",
+        violations,
+        null);
+  }
+
+  /**
    * Settings of the deployment (environment variables) broke these rules; nothing was touched. Of
    * kind INVALID_REQUEST: the operator's input, so the command line exits 2.
    */
@@ -88,14 +109,44 @@ public final class Errors {
   /** An error names at most this many paths, then counts the rest. */
   static final int MAX_PATHS_NAMED = 5;
 
-  /** No Delta table at {@code location}. */
+  /**
+   * No Delta table at {@code location}. The message advises only what every entry point accepts
+   * (checking {@code table_uri}); an entry point adds its own advice (the command line: per
+   * command).
+   */
   public static CompactorException tableNotFound(TableLocation location, Throwable cause) {
     return new CompactorException(
         CompactorException.Kind.TABLE_NOT_FOUND,
         "No Delta table at "
             + location
-            + " (no _delta_log with a readable commit). Check table_uri, or run with"
-            + " demo_mode=true to create the demo table there.",
+            + " (no _delta_log with a readable commit). Check table_uri.",
+        List.of(),
+        cause);
+  }
+
+  /**
+   * A checkpoint of the table's log is not a Parquet file (corrupt or truncated), so the table
+   * cannot be read through it; {@code files} are the checkpoint files found damaged (empty when
+   * they could not be checked), {@code what} what the reader found.
+   */
+  public static CompactorException corruptCheckpoint(
+      TableLocation location, List<String> files, String what, Throwable cause) {
+    String named =
+        files.isEmpty()
+            ? "A checkpoint in " + location.child("_delta_log") + " is"
+            : "Checkpoint "
+                + String.join(", ", files.subList(0, Math.min(files.size(), MAX_PATHS_NAMED)))
+                + (files.size() == 1 ? " is" : " are");
+    return new CompactorException(
+        CompactorException.Kind.OPERATION_FAILED,
+        named
+            + " "
+            + what
+            + ": corrupt or truncated, so the table "
+            + location
+            + " cannot be read through it; nothing was written. Fix: restore the file, or, if the"
+            + " JSON commits it summarises are still in _delta_log, delete it and"
+            + " _delta_log/_last_checkpoint so readers replay the commits.",
         List.of(),
         cause);
   }

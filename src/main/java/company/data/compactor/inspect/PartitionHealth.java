@@ -1,5 +1,6 @@
 package company.data.compactor.inspect;
 
+import company.data.compactor.model.MergeRule;
 import java.util.Map;
 
 /**
@@ -16,6 +17,9 @@ import java.util.Map;
  * @param deletedRows rows the files' deletion vectors delete (their cardinalities, as logged)
  * @param deletedRowsRatio deleted rows over the rows the files hold ({@code numRecords}, which
  *     still counts them), 4 decimals; null when some file has no row count
+ * @param compactableSmallFiles small files merging would improve: all of them when the verdict is
+ *     compactable, else 0
+ * @param verdict what the shared merge rule says of the partition
  */
 public record PartitionHealth(
     String partition,
@@ -27,4 +31,6 @@ public record PartitionHealth(
     double totalSizeMb,
     long totalBytes,
     long deletedRows,
-    Double deletedRowsRatio) {}
+    Double deletedRowsRatio,
+    int compactableSmallFiles,
+    MergeRule.Verdict verdict) {}

@@ -15,10 +15,14 @@ import java.util.List;
  * @param totalBytes sum of file sizes, bytes
  * @param totalRows rows counted from file stats; null when some file has no row count
  * @param filesWithoutStats files whose stats carry no row count
- * @param compactionRequired whether the overall ratio reaches the compaction gate
+ * @param compactionRequired whether some partition is compactable under the shared merge rule: the
+ *     ratios reach the gate and merging yields fewer files (or deletes need purging)
  * @param deletedRows rows the files' deletion vectors delete (their cardinalities, as logged)
  * @param deletedRowsRatio deleted rows over the rows the files hold ({@code numRecords}, which
  *     still counts them), 4 decimals; null when some file has no row count
+ * @param compactableSmallFiles small files in compactable partitions
+ * @param ratioReachesGate whether the overall small-file ratio reaches the gate (what {@code
+ *     compactionRequired} meant before merging had to improve something)
  */
 public record TableHealth(
     long tableVersion,
@@ -33,7 +37,9 @@ public record TableHealth(
     int filesWithoutStats,
     boolean compactionRequired,
     long deletedRows,
-    Double deletedRowsRatio) {
+    Double deletedRowsRatio,
+    int compactableSmallFiles,
+    boolean ratioReachesGate) {
 
   public TableHealth {
     partitions = List.copyOf(partitions);

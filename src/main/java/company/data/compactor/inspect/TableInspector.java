@@ -2,6 +2,7 @@ package company.data.compactor.inspect;
 
 import company.data.compactor.model.ByteSizes;
 import company.data.compactor.model.DataFile;
+import company.data.compactor.model.MergeRule;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import java.util.ArrayList;
@@ -15,18 +16,35 @@ public final class TableInspector {
   private TableInspector() {}
 
   /**
-   * Inspects every active file of {@code snapshot}.
+   * Inspects every active file of {@code snapshot}, with a target file size equal to the small-file
+   * threshold (the defaults: both 128 MB).
    *
    * @param smallFileThresholdBytes files strictly below this size are small
-   * @param compactionRatioThresholdPct the gate: compaction is required when the overall small-file
-   *     ratio reaches it (and there is at least one small file)
+   * @param compactionRatioThresholdPct the small-file ratio gate
    */
   public static TableHealth inspect(
       TableSnapshot snapshot, long smallFileThresholdBytes, double compactionRatioThresholdPct) {
+    return inspect(
+        snapshot,
+        new MergeRule(
+            smallFileThresholdBytes, smallFileThresholdBytes, compactionRatioThresholdPct));
+  }
+
+  /**
+   * Inspects every active file of {@code snapshot}. Compaction is required when {@code rule} finds
+   * a partition compactable ({@link MergeRule#verdict}: the table's and the partition's small-file
+   * ratios reach the gate and merging yields fewer files, or deletes need purging), the same rule
+   * the compaction planner decides by.
+   */
+  public static TableHealth inspect(TableSnapshot snapshot, MergeRule rule) {
+    long smallFileThresholdBytes = rule.smallFileThresholdBytes();
     Map<PartitionValues, List<DataFile>> byPartition = new TreeMap<>(PartitionValues.ORDER);
     for (DataFile file : snapshot.activeFiles()) {
       byPartition.computeIfAbsent(file.partition(), k -> new ArrayList<>()).add(file);
     }
+    boolean tableReachesRatio = rule.reachesRatio(snapshot.activeFiles());
+    int compactableSmall = 0;
+    boolean anyCompactable = false;
     List<PartitionHealth> partitions = new ArrayList<>();
     int totalSmall = 0;
     long totalBytes = 0;
@@ -65,6 +83,11 @@ public final class TableInspector {
       totalDeleted += deleted;
       totalPhysical += physical;
       physicalKnown &= known;
+      MergeRule.Verdict verdict = rule.verdict(files, tableReachesRatio);
+      if (verdict == MergeRule.Verdict.COMPACTABLE) {
+        anyCompactable = true;
+        compactableSmall += small;
+      }
       partitions.add(
           new PartitionHealth(
               entry.getKey().label(),
@@ -76,7 +99,9 @@ public final class TableInspector {
               mb(bytes),
               bytes,
               deleted,
-              known ? deletedRatio(deleted, physical) : null));
+              known ? deletedRatio(deleted, physical) : null,
+              verdict == MergeRule.Verdict.COMPACTABLE ? small : 0,
+              verdict));
     }
     int totalFiles = snapshot.activeFiles().size();
     double ratio = ratioPct(totalSmall, totalFiles);
@@ -91,9 +116,11 @@ public final class TableInspector {
         totalBytes,
         withoutStats == 0 ? totalRows : null,
         withoutStats,
-        totalSmall > 0 && 100.0 * totalSmall / totalFiles >= compactionRatioThresholdPct,
+        anyCompactable,
         totalDeleted,
-        physicalKnown ? deletedRatio(totalDeleted, totalPhysical) : null);
+        physicalKnown ? deletedRatio(totalDeleted, totalPhysical) : null,
+        compactableSmall,
+        tableReachesRatio);
   }
 
   /** Deleted rows over physical rows, 4 decimals; 0 when there are no rows. */

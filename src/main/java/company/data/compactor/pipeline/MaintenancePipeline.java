@@ -21,6 +21,7 @@ import company.data.compactor.inspect.TableInspector;
 import company.data.compactor.loghygiene.LogCleanupMode;
 import company.data.compactor.loghygiene.LogCleanupResult;
 import company.data.compactor.model.ByteSizes;
+import company.data.compactor.model.MergeRule;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
@@ -647,7 +648,9 @@ public final class MaintenancePipeline {
           + String.join(", ", request.zOrderColumns())
           + " and has no new files";
     }
-    return "no partition has two adjacent small files that fit one target-size output";
+    return "nothing to merge: no partition in scope has small files that merging would reduce (one"
+        + " small file per partition, small files that fill as many target-size outputs, or none"
+        + " adjacent)";
   }
 
   private static CompactionOptions options(MaintenanceRequest request, PartitionFilter filter) {
@@ -746,8 +749,10 @@ public final class MaintenancePipeline {
     TableHealth health =
         TableInspector.inspect(
             snapshot,
-            ByteSizes.mbToBytes(request.smallFileThresholdMb()),
-            request.compactionRatioThresholdPct());
+            new MergeRule(
+                ByteSizes.mbToBytes(request.smallFileThresholdMb()),
+                ByteSizes.mbToBytes(request.targetFileSizeMb()),
+                request.compactionRatioThresholdPct()));
     LOG.log(
         Level.INFO,
         "inspected: table={0} version={1} partitions={2} files={3} small={4} ratio={5}% rows={6}",
@@ -763,7 +768,7 @@ public final class MaintenancePipeline {
 
   private static void refuseIfInvalid(List<Violation> violations) {
     if (!violations.isEmpty()) {
-      throw Errors.invalidRequest(violations);
+      throw Errors.invalidAgainstTable(violations);
     }
   }
 

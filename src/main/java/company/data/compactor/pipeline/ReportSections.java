@@ -53,7 +53,9 @@ final class ReportSections {
                     p.totalSizeMb(),
                     p.totalBytes(),
                     p.deletedRows(),
-                    p.deletedRowsRatio()))
+                    p.deletedRowsRatio(),
+                    p.compactableSmallFiles(),
+                    p.verdict().label()))
         .toList();
   }
 
@@ -124,8 +126,22 @@ final class ReportSections {
                         m.column(),
                         m.sampledValues(),
                         round(m.fileFractionBefore()),
-                        round(m.fileFractionAfter())))
-            .toList());
+                        round(m.fileFractionAfter()),
+                        round(m.lookupFilesBefore()),
+                        round(m.lookupFilesAfter()),
+                        Math.round(m.lookupBytesBefore()),
+                        Math.round(m.lookupBytesAfter())))
+            .toList(),
+        round(average(measured, ZOrderSkipping.ColumnSkipping::lookupFilesBefore)),
+        round(average(measured, ZOrderSkipping.ColumnSkipping::lookupFilesAfter)),
+        Math.round(average(measured, ZOrderSkipping.ColumnSkipping::lookupBytesBefore)),
+        Math.round(average(measured, ZOrderSkipping.ColumnSkipping::lookupBytesAfter)));
+  }
+
+  private static double average(
+      List<ZOrderSkipping.ColumnSkipping> measured,
+      java.util.function.ToDoubleFunction<ZOrderSkipping.ColumnSkipping> figure) {
+    return measured.stream().mapToDouble(figure).average().orElse(0);
   }
 
   /** The {@code log_cleanup} section. */

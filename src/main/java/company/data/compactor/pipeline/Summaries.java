@@ -2,6 +2,7 @@ package company.data.compactor.pipeline;
 
 import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.inspect.TableHealth;
+import company.data.compactor.model.MergeRule;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.CompactionReport;
 import company.data.compactor.report.LatencyReport;
@@ -52,8 +53,26 @@ final class Summaries {
       text.append(
           String.format(
               Locale.ROOT,
-              " Compaction required (ratio reaches the %.2f%% gate).",
-              request.compactionRatioThresholdPct()));
+              " Compaction required (ratio reaches the %.2f%% gate; %d small files to merge).",
+              request.compactionRatioThresholdPct(),
+              health.compactableSmallFiles()));
+    } else if (health.ratioReachesGate()) {
+      long lone =
+          health.partitions().stream()
+              .filter(p -> p.verdict() == MergeRule.Verdict.NOTHING_TO_MERGE)
+              .count();
+      text.append(
+          String.format(
+              Locale.ROOT,
+              " Nothing to merge: the ratio reaches the %.2f%% gate, but in %d of %d partitions"
+                  + " merging would not reduce the file count (one small file each, or small files"
+                  + " that fill as many %s MB outputs).",
+              request.compactionRatioThresholdPct(),
+              lone,
+              health.partitions().size(),
+              java.math.BigDecimal.valueOf(request.targetFileSizeMb())
+                  .stripTrailingZeros()
+                  .toPlainString()));
     } else {
       text.append(" Healthy: no compaction needed.");
     }

@@ -8,8 +8,13 @@ import java.util.Locale;
  * A run's report as one self-contained HTML page (inline CSS and SVG, no script, nothing fetched
  * from the network): summary figures, small-file ratio per partition against the gate, file-size
  * distribution per partition before and after, read latency before and after against the SLA, the
- * vacuum summary and the partition table. Every figure is also text, marked with {@code
- * data-field}, so the page reads without the charts. Pure: report in, page out.
+ * vacuum summary, the Z-order section (skipping fraction and the files and bytes a point lookup
+ * reads, before and after), the time per phase when the report has {@code timings_ms}, and the
+ * partition table. Every figure is also text, marked with {@code data-field}, so the page reads
+ * without the charts. Partition labels are marked {@code data-label}: in charts a long one is
+ * elided in the middle with the whole label as its tooltip ({@code <title>}), in tables it wraps.
+ * The page fits a 390 px phone screen without horizontal scrolling (charts scale down). Pure:
+ * report in, page out.
  */
 public final class HtmlReport {
 
@@ -17,6 +22,9 @@ public final class HtmlReport {
   private static final String GREEN = "#2EB67D";
   private static final String RED = "#E01E5A";
   private static final String BLUE = "#1D9BD1";
+
+  /** Characters of a partition label a chart shows (12 px text in a 280 px label column). */
+  static final int LABEL_CHARS = 38;
 
   private HtmlReport() {}
 
@@ -48,6 +56,10 @@ public final class HtmlReport {
             "th:first-child,td:first-child{text-align:left}code{font-size:12px;background:#f4f4f4;padding:1px 4px;border-radius:3px}\n")
         .append(
             "svg text{font-family:system-ui,sans-serif;font-size:12px;fill:#1d1c1d}.sizes{display:flex;flex-wrap:wrap;gap:12px}\n")
+        .append(
+            "svg{max-width:100%;height:auto}code{overflow-wrap:anywhere}figure{max-width:100%}\n")
+        .append(
+            "@media (max-width:640px){.cards{grid-template-columns:repeat(2,1fr)}th,td{padding:4px 3px}}\n")
         .append("</style>\n</head>\n<body>\n");
     html.append(
             "<header>\n<h1>Delta table maintenance <span class=\"state\" data-field=\"state\" style=\"background:")
@@ -73,7 +85,9 @@ public final class HtmlReport {
     gate(html, report);
     sizes(html, report);
     latency(html, report);
+    zOrder(html, report);
     vacuum(html, report);
+    timings(html, report);
     partitions(html, report);
     html.append("<footer class=\"muted\"><p>")
         .append(esc(report.summary()))
@@ -186,8 +200,13 @@ public final class HtmlReport {
       String color = p.smallFileRatioPct() >= gate ? RED : GREY;
       html.append(
               fmt(
-                  "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>",
-                  label - 8, y + 15, esc(clip(p.partition(), 40))))
+                  "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" data-label=\"partition\">%s%s</text>",
+                  label - 8,
+                  y + 15,
+                  p.partition().length() > LABEL_CHARS
+                      ? "<title>" + esc(p.partition()) + "</title>"
+                      : "",
+                  esc(elide(p.partition(), LABEL_CHARS))))
           .append(
               fmt(
                   "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
@@ -220,7 +239,9 @@ public final class HtmlReport {
         .append(GREY)
         .append("\">■</span> before · <span style=\"color:")
         .append(GREEN)
-        .append("\">■</span> after; bucket upper bounds in MB</p>\n<div class=\"sizes\">\n");
+        .append(
+            "\">■</span> after; bucket upper bounds in MB; bar heights on a logarithmic scale"
+                + " (the count is written above each bar)</p>\n<div class=\"sizes\">\n");
     List<String> labels = bucketLabels(histogram.bucketUpperMb());
     for (FileSizeHistogram.PartitionSizes p : histogram.partitions()) {
       int max = 1;
@@ -246,7 +267,7 @@ public final class HtmlReport {
                 "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" style=\"font-size:10px\">%s</text>",
                 x + 15, plot + 30, labels.get(i)));
       }
-      html.append("</svg><figcaption><code>")
+      html.append("</svg><figcaption><code data-label=\"partition\">")
           .append(esc(p.partition()))
           .append("</code></figcaption></figure>\n");
     }
@@ -262,7 +283,8 @@ public final class HtmlReport {
       int max,
       String color,
       String when) {
-    double h = (plot - 14) * (double) count / max;
+    // Logarithmic: one file after ten before is still a visible bar (log 2 / log 11 of the height).
+    double h = (plot - 14) * Math.log1p(count) / Math.log1p(max);
     html.append(
         fmt(
             "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>%s: %d</title></rect>",
@@ -389,7 +411,7 @@ public final class HtmlReport {
             "<section id=\"partitions\">\n<h2>Partitions</h2>\n<table>\n<tr><th>partition</th><th>files</th>")
         .append("<th>small files</th><th>small %</th><th>avg MB</th><th>total MB</th></tr>\n");
     for (PartitionReport p : report.partitions()) {
-      html.append("<tr><td><code>")
+      html.append("<tr><td><code data-label=\"partition\">")
           .append(esc(p.partition()))
           .append("</code></td><td>")
           .append(p.fileCount())
@@ -421,8 +443,170 @@ public final class HtmlReport {
         width, height, width, height, esc(title));
   }
 
-  private static String clip(String text, int max) {
-    return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+  /**
+   * {@code text} whole when it has at most {@code max} characters, else elided in the middle,
+   * keeping two thirds from the start (where the first partition values are) and the end.
+   */
+  static String elide(String text, int max) {
+    if (text.length() <= max) {
+      return text;
+    }
+    int head = (max - 1) * 2 / 3;
+    int tail = max - 1 - head;
+    return text.substring(0, head) + "…" + text.substring(text.length() - tail);
+  }
+
+  private static void zOrder(StringBuilder html, MaintenanceReport report) {
+    ZOrderSkippingReport z = report.zorderSkipping();
+    if (z == null) {
+      return;
+    }
+    html.append("<section id=\"zorder\">\n<h2>Z-order by <code data-field=\"zorder_columns\">")
+        .append(esc(String.join(", ", z.columns())))
+        .append("</code></h2>\n<p class=\"muted\">What a point lookup on a Z-order column reads")
+        .append(
+            " across the rewritten partitions, before and after (averaged over sampled values).")
+        .append(" The fraction of a partition's files it reads can rise when a partition becomes")
+        .append(" one file; the files and bytes read are what it costs.</p>\n");
+    int label = 150;
+    int width = 420;
+    html.append(svgOpen(label + width + 120, 128, "Point lookup before and after"));
+    pairedBars(
+        html,
+        0,
+        "files read",
+        z.pointLookupFilesBefore(),
+        z.pointLookupFilesAfter(),
+        fmt("%.1f", z.pointLookupFilesBefore()),
+        fmt("%.1f", z.pointLookupFilesAfter()),
+        "point_lookup_files",
+        label,
+        width);
+    pairedBars(
+        html,
+        64,
+        "bytes read",
+        z.pointLookupBytesBefore(),
+        z.pointLookupBytesAfter(),
+        ZOrderSkippingReport.human(z.pointLookupBytesBefore()),
+        ZOrderSkippingReport.human(z.pointLookupBytesAfter()),
+        "point_lookup_bytes",
+        label,
+        width);
+    html.append("</svg>\n<table>\n<tr><th>column</th><th>sampled values</th>")
+        .append("<th>file fraction</th><th>files read</th><th>bytes read</th></tr>\n");
+    for (ZOrderSkippingReport.Column c : z.perColumn()) {
+      html.append("<tr><td><code>")
+          .append(esc(c.column()))
+          .append("</code></td><td>")
+          .append(c.sampledValues())
+          .append("</td><td>")
+          .append(fmt("%.2f → %.2f", c.fileFractionBefore(), c.fileFractionAfter()))
+          .append("</td><td>")
+          .append(fmt("%.1f → %.1f", c.pointLookupFilesBefore(), c.pointLookupFilesAfter()))
+          .append("</td><td>")
+          .append(ZOrderSkippingReport.human(c.pointLookupBytesBefore()))
+          .append(" → ")
+          .append(ZOrderSkippingReport.human(c.pointLookupBytesAfter()))
+          .append("</td></tr>\n");
+    }
+    html.append(
+            fmt(
+                "<tr><th>all</th><th></th><th data-field=\"file_fraction\">%.2f → %.2f</th>",
+                z.fileFractionBefore(), z.fileFractionAfter()))
+        .append(
+            fmt(
+                "<th data-field=\"point_lookup_files\">%.1f → %.1f</th>",
+                z.pointLookupFilesBefore(), z.pointLookupFilesAfter()))
+        .append("<th data-field=\"point_lookup_bytes\">")
+        .append(ZOrderSkippingReport.human(z.pointLookupBytesBefore()))
+        .append(" → ")
+        .append(ZOrderSkippingReport.human(z.pointLookupBytesAfter()))
+        .append("</th></tr>\n</table>\n</section>\n");
+  }
+
+  /**
+   * Two bars, before (grey) and after (green), scaled to the larger; a non-zero bar is at least 3
+   * px wide so a small "after" stays visible.
+   */
+  private static void pairedBars(
+      StringBuilder html,
+      int y,
+      String name,
+      double before,
+      double after,
+      String beforeText,
+      String afterText,
+      String field,
+      int label,
+      int width) {
+    double max = Math.max(1e-9, Math.max(before, after));
+    html.append(
+        fmt(
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+            label - 8, y + 27, esc(name)));
+    double[] values = {before, after};
+    String[] texts = {beforeText, afterText};
+    String[] colors = {GREY, GREEN};
+    String[] when = {"before", "after"};
+    for (int i = 0; i < 2; i++) {
+      double w = values[i] <= 0 ? 0 : Math.max(3, width * values[i] / max);
+      int top = y + 4 + i * 26;
+      html.append(
+              fmt(
+                  "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"20\" fill=\"%s\"><title>%s: %s</title></rect>",
+                  label, top, w, colors[i], when[i], esc(texts[i])))
+          .append(
+              fmt(
+                  "<text x=\"%.1f\" y=\"%d\" data-field=\"%s_%s\">%s %s</text>\n",
+                  label + w + 6, top + 15, field, when[i], esc(texts[i]), when[i]));
+    }
+  }
+
+  /**
+   * Time per phase, from the report's {@code timings_ms} ({phase: ms}) when it has one: a bar per
+   * phase present, in the report's order; nothing when the report has no timings.
+   */
+  private static void timings(StringBuilder html, MaintenanceReport report) {
+    Object raw = ReportJson.asMap(report).get("timings_ms");
+    if (!(raw instanceof java.util.Map<?, ?> timings) || timings.isEmpty()) {
+      return;
+    }
+    List<String> phases = new ArrayList<>();
+    List<Double> ms = new ArrayList<>();
+    timings.forEach(
+        (phase, value) -> {
+          if (value instanceof Number n) {
+            phases.add(String.valueOf(phase));
+            ms.add(n.doubleValue());
+          }
+        });
+    if (phases.isEmpty()) {
+      return;
+    }
+    double max = Math.max(1, ms.stream().mapToDouble(Double::doubleValue).max().orElse(1));
+    int label = 120;
+    int width = 460;
+    int row = 24;
+    html.append("<section id=\"timings\">\n<h2>Time per phase</h2>\n")
+        .append(svgOpen(label + width + 90, phases.size() * row + 6, "Time per phase"));
+    for (int i = 0; i < phases.size(); i++) {
+      int y = i * row + 4;
+      double w = ms.get(i) <= 0 ? 0 : Math.max(3, width * ms.get(i) / max);
+      html.append(
+              fmt(
+                  "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>",
+                  label - 8, y + 14, esc(phases.get(i))))
+          .append(
+              fmt(
+                  "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
+                  label, y, w, row - 8, BLUE))
+          .append(
+              fmt(
+                  "<text x=\"%.1f\" y=\"%d\" data-field=\"timings_ms.%s\">%.0f ms</text>\n",
+                  label + w + 6, y + 14, esc(phases.get(i)), ms.get(i)));
+    }
+    html.append("</svg>\n</section>\n");
   }
 
   private static String num(double value) {

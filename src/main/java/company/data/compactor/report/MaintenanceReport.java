@@ -27,8 +27,10 @@ import java.util.Map;
  * @param deletedRows rows the active files' deletion vectors delete
  * @param deletedRowsRatio deleted rows over the rows the files hold ({@code numRecords}, which
  *     still counts them); null when some file has no row count
- * @param compactionRequired whether the small-file ratio reaches {@code
- *     compaction_ratio_threshold_pct}
+ * @param compactionRequired whether some partition is compactable: the small-file ratio of the
+ *     table and of the partition reach {@code compaction_ratio_threshold_pct} and merging its small
+ *     files yields fewer files (or its deletion vectors delete more than 5 % of its rows); the
+ *     partitions' {@code merge_verdict} says which
  * @param partitions per-partition figures
  * @param latency the read-latency probe before and after compaction (fields unwrapped to the top
  *     level); null for {@code inspect} and {@code plan}
@@ -89,9 +91,17 @@ public record MaintenanceReport(
     steps = List.copyOf(steps);
   }
 
-  /** This report with {@code skipping} in place of its own. */
+  /**
+   * This report with {@code skipping} in place of its own, its sentence (point-lookup files and
+   * bytes before and after) appended to the summary.
+   */
   public MaintenanceReport withZOrderSkipping(ZOrderSkippingReport skipping) {
-    return with(logCleanup, skipping, delivery, summary, sweep);
+    return with(
+        logCleanup,
+        skipping,
+        delivery,
+        skipping == null ? summary : summary + " " + skipping.sentence(),
+        sweep);
   }
 
   /**

@@ -16,6 +16,11 @@ import java.util.Map;
  * @param deletedRows rows the partition's deletion vectors delete
  * @param deletedRowsRatio deleted rows over the rows its files hold, null when some file has no row
  *     count
+ * @param compactableSmallFiles small files that merging would improve (all of the partition's small
+ *     files when {@code merge_verdict} is {@code compactable}, else 0)
+ * @param mergeVerdict {@code compactable}, {@code below_gate} (small-file ratio under the gate) or
+ *     {@code nothing_to_merge} (the ratio passes, but merging would not reduce the file count: one
+ *     small file, or small files that fill as many target-size outputs)
  */
 public record PartitionReport(
     String partition,
@@ -27,4 +32,6 @@ public record PartitionReport(
     double totalSizeMb,
     long totalBytes,
     long deletedRows,
-    Double deletedRowsRatio) {}
+    Double deletedRowsRatio,
+    int compactableSmallFiles,
+    String mergeVerdict) {}

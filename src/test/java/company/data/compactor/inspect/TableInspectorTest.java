@@ -4,6 +4,7 @@ import static company.data.compactor.testing.Snapshots.file;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import company.data.compactor.model.ByteSizes;
+import company.data.compactor.model.MergeRule;
 import company.data.compactor.testing.Snapshots;
 import java.util.List;
 import java.util.OptionalLong;
@@ -40,7 +41,9 @@ class TableInspectorTest {
                 8.0,
                 8 * MB,
                 0,
-                0.0),
+                0.0,
+                2,
+                MergeRule.Verdict.COMPACTABLE),
             new PartitionHealth(
                 "event_date=2026-10-18",
                 java.util.Map.of("event_date", "2026-10-18"),
@@ -51,7 +54,9 @@ class TableInspectorTest {
                 10.0,
                 10 * MB,
                 0,
-                0.0));
+                0.0,
+                0,
+                MergeRule.Verdict.BELOW_GATE));
     assertThat(health.totalFiles()).isEqualTo(4);
     assertThat(health.totalSmallFiles()).isEqualTo(2);
     assertThat(health.smallFileRatioPct()).isEqualTo(50.0);

@@ -25,6 +25,14 @@ public final class HeadlessChromium {
     return new String(run(page, List.of("--dump-dom")), StandardCharsets.UTF_8);
   }
 
+  /** The page's DOM after rendering in a window of {@code width} x {@code height}. */
+  public static String dumpDom(Path page, int width, int height)
+      throws IOException, InterruptedException {
+    return new String(
+        run(page, List.of("--dump-dom", "--window-size=" + width + "," + height)),
+        StandardCharsets.UTF_8);
+  }
+
   /** A PNG of the page in a window of {@code width} x {@code height}. */
   public static Path screenshot(Path page, Path png, int width, int height)
       throws IOException, InterruptedException {

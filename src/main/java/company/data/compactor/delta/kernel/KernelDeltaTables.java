@@ -63,6 +63,61 @@ public final class KernelDeltaTables implements DeltaTables {
 
   @Override
   public TableSnapshot loadLatest(TableLocation location) {
+    try {
+      return loadLatestOrThrow(location);
+    } catch (RuntimeException e) {
+      String notParquet = notParquetMessage(e);
+      if (notParquet == null) {
+        throw e;
+      }
+      throw Errors.corruptCheckpoint(location, corruptCheckpoints(location), notParquet, e);
+    }
+  }
+
+  /**
+   * The "is not a Parquet file" message of a failure kernel's Parquet reader raised, without the
+   * reader's object name (kernel names the file by an anonymous object, not its path); null for any
+   * other failure.
+   */
+  static String notParquetMessage(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String message = t.getMessage();
+      int at = message == null ? -1 : message.indexOf(" is not a Parquet file");
+      if (at >= 0) {
+        return "not a Parquet file" + message.substring(at + " is not a Parquet file".length());
+      }
+    }
+    return null;
+  }
+
+  /** The log's checkpoint files that do not end with Parquet's magic number {@code PAR1}. */
+  private List<String> corruptCheckpoints(TableLocation location) {
+    List<String> corrupt = new ArrayList<>();
+    String log = location.child("_delta_log");
+    try {
+      for (var o : storage.listFrom(log + "/" + "0".repeat(20))) {
+        if (!o.name().matches("\\d{20}\\.checkpoint.*\\.parquet")) {
+          continue;
+        }
+        byte[] tail = new byte[4];
+        int read = 0;
+        if (o.sizeBytes() >= 4) {
+          try (java.io.InputStream in = storage.openFrom(o.path(), o.sizeBytes() - 4)) {
+            read = in.readNBytes(tail, 0, 4);
+          }
+        }
+        if (read < 4
+            || !new String(tail, java.nio.charset.StandardCharsets.US_ASCII).equals("PAR1")) {
+          corrupt.add(o.path());
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // The error still says what kernel found; it just cannot name the file.
+    }
+    return corrupt;
+  }
+
+  private TableSnapshot loadLatestOrThrow(TableLocation location) {
     Engine engine = KernelEngines.over(withLogTail(location));
     Snapshot snapshot = load(location, engine);
     TableSchema schema =
@@ -148,7 +203,13 @@ public final class KernelDeltaTables implements DeltaTables {
   private Storage withLogTail(TableLocation location) {
     try {
       return PrefetchedLogTail.of(storage, location, LOG_TAIL_CONCURRENCY);
-    } catch (IOException | UncheckedIOException e) {
+    } catch (java.io.FileNotFoundException e) {
+      return storage;
+    } catch (IOException e) {
+      // The store itself failed (no credentials, endpoint unreachable): say why now, in one line,
+      // rather than let kernel retry its checkpoint hint and report "Failed to list the files".
+      throw Errors.operationFailed("listing the Delta log of " + location, e);
+    } catch (UncheckedIOException e) {
       return storage;
     }
   }

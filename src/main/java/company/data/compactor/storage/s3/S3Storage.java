@@ -448,8 +448,53 @@ public final class S3Storage implements Storage {
     return new FileNotFoundException("No such object: " + path);
   }
 
-  private static IOException wrap(String doing, SdkException e) {
-    return new IOException("S3 failed while " + doing + ": " + e.getMessage(), e);
+  private IOException wrap(String doing, SdkException e) {
+    return new IOException("S3 failed while " + doing + ": " + explain(e, endpoint()), e);
+  }
+
+  /** The endpoint requests go to: the override (a local server) or AWS's regional one. */
+  private String endpoint() {
+    var configuration = client.serviceClientConfiguration();
+    return configuration
+        .endpointOverride()
+        .map(java.net.URI::toString)
+        .orElseGet(
+            () ->
+                "https://s3."
+                    + (configuration.region() == null ? "us-east-1" : configuration.region().id())
+                    + ".amazonaws.com");
+  }
+
+  /**
+   * The cause of an SDK failure in one line, with the fix where it is known: missing credentials, a
+   * refused connection, an unknown host; else the SDK's own message.
+   */
+  static String explain(SdkException e, String endpoint) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      if (message.contains("Unable to load credentials")) {
+        return "no AWS credentials (Unable to load credentials from any provider in the chain)."
+            + " Fix: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or run"
+            + " where an IAM role provides them";
+      }
+      if (t instanceof java.net.ConnectException) {
+        return "connection refused to "
+            + endpoint
+            + " ("
+            + message
+            + "). Fix: check AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, and that the S3 server there"
+            + " is running";
+      }
+      if (t instanceof java.net.UnknownHostException) {
+        return "unknown host "
+            + message
+            + " for "
+            + endpoint
+            + ". Fix: check AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION and"
+            + " COMPACTOR_S3_PATH_STYLE=true for servers without virtual-host names";
+      }
+    }
+    return e.getMessage();
   }
 
   static int compareUtf8(String a, String b) {
