@@ -60,7 +60,7 @@ public final class MaintenancePipeline {
 
   private static final System.Logger LOG = System.getLogger(MaintenancePipeline.class.getName());
 
-  private final PipelinePorts ports;
+  final PipelinePorts ports;
 
   public MaintenancePipeline(PipelinePorts ports) {
     this.ports = ports;
@@ -225,7 +225,7 @@ public final class MaintenancePipeline {
    * an unreachable table) is reported in {@code telemetry_status}/{@code telemetry_error}, logged
    * and alerted, and never turns the run into a failure.
    */
-  private MaintenanceReport recorded(MaintenanceRequest request, MaintenanceReport report) {
+  MaintenanceReport recorded(MaintenanceRequest request, MaintenanceReport report) {
     MaintenanceReport stored =
         report.withDelivery(report.delivery().withTelemetry("recorded", null));
     try {
@@ -246,7 +246,7 @@ public final class MaintenancePipeline {
   }
 
   /** Publishes the HTML page and sends the Slack summary; neither can fail the finished run. */
-  private MaintenanceReport deliver(MaintenanceRequest request, MaintenanceReport report) {
+  MaintenanceReport deliver(MaintenanceRequest request, MaintenanceReport report) {
     DeliveryReport delivery = DeliveryReport.none();
     try {
       delivery = ports.publisher().publish(report).map(delivery::withHtmlReport).orElse(delivery);
@@ -275,7 +275,7 @@ public final class MaintenancePipeline {
   /**
    * Sends a failure alert when asked for; a failed alert is logged and the original error stands.
    */
-  private void alert(
+  void alert(
       MaintenanceRequest request,
       TableLocation location,
       String executionId,
@@ -431,8 +431,7 @@ public final class MaintenancePipeline {
         steps);
   }
 
-  private VacuumReport vacuum(
-      MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+  VacuumReport vacuum(MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     refuseUnsupportedFeatures(snapshot, "vacuum");
     try {
       ports.leaseGuard().assertHeld();
@@ -466,7 +465,7 @@ public final class MaintenancePipeline {
     return report;
   }
 
-  private LogCleanupReport logCleanup(
+  LogCleanupReport logCleanup(
       MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     LogCleanupResult result =
         ports
@@ -482,7 +481,7 @@ public final class MaintenancePipeline {
   }
 
   /** Vacuum not run because the run lost its lease ({@code why}): nothing deleted or committed. */
-  private static VacuumReport skipVacuum(List<StepOutcome> steps, String why) {
+  static VacuumReport skipVacuum(List<StepOutcome> steps, String why) {
     LOG.log(Level.WARNING, "vacuum skipped: {0}", why);
     steps.add(StepOutcome.failed("vacuum", RunState.VACUUM_FENCED + why));
     return null;
@@ -493,7 +492,7 @@ public final class MaintenancePipeline {
    * before this run's work; housekeeping that never fails the run (see {@link
    * company.data.compactor.sweep.Sweeper}).
    */
-  private SweepReport sweep(TableLocation location, Sweeper.Scope scope) {
+  SweepReport sweep(TableLocation location, Sweeper.Scope scope) {
     return ReportSections.sweep(ports.sweeper().sweep(location, scope));
   }
 
@@ -602,7 +601,7 @@ public final class MaintenancePipeline {
         .toList();
   }
 
-  private static StepOutcome compacted(MaintenanceRequest request, CompactionReport c) {
+  static StepOutcome compacted(MaintenanceRequest request, CompactionReport c) {
     String detail =
         String.format(
             Locale.ROOT,
@@ -625,8 +624,7 @@ public final class MaintenancePipeline {
     return StepOutcome.done("compact", detail);
   }
 
-  private static String whyNothing(
-      MaintenanceRequest request, TableHealth health, CompactionPlan plan) {
+  static String whyNothing(MaintenanceRequest request, TableHealth health, CompactionPlan plan) {
     if (!plan.tableGatePassed()) {
       return String.format(
           Locale.ROOT,
@@ -647,7 +645,7 @@ public final class MaintenancePipeline {
     return "no partition has two adjacent small files that fit one target-size output";
   }
 
-  private static CompactionOptions options(MaintenanceRequest request, PartitionFilter filter) {
+  static CompactionOptions options(MaintenanceRequest request, PartitionFilter filter) {
     return new CompactionOptions(
         ByteSizes.mbToBytes(request.smallFileThresholdMb()),
         request.compactionRatioThresholdPct(),
@@ -672,7 +670,7 @@ public final class MaintenancePipeline {
    * added to {@code steps} (when given) and so in the summary. Columns the caller gave are kept and
    * checked as given.
    */
-  private static MaintenanceRequest fittedZOrder(
+  static MaintenanceRequest fittedZOrder(
       MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     MaintenanceRequest fitted =
         request.fittedTo(column -> snapshot.schema().column(column).isPresent());
@@ -690,7 +688,7 @@ public final class MaintenancePipeline {
     return fitted;
   }
 
-  private static PartitionFilter tableChecked(MaintenanceRequest request, TableSchema schema) {
+  static PartitionFilter tableChecked(MaintenanceRequest request, TableSchema schema) {
     List<Violation> found = new ArrayList<>(RequestRules.violationsAgainst(request, schema));
     PartitionFilter filter = null;
     try {
@@ -704,7 +702,7 @@ public final class MaintenancePipeline {
     return filter;
   }
 
-  private static void refuseUnsupportedFeatures(TableSnapshot snapshot, String step) {
+  static void refuseUnsupportedFeatures(TableSnapshot snapshot, String step) {
     List<String> unsupported = RewriteSupport.unsupported(snapshot.features());
     if (!unsupported.isEmpty()) {
       throw Errors.unsupportedTable(
@@ -718,7 +716,7 @@ public final class MaintenancePipeline {
     }
   }
 
-  private TableHealth inspect(MaintenanceRequest request, TableSnapshot snapshot) {
+  TableHealth inspect(MaintenanceRequest request, TableSnapshot snapshot) {
     TableHealth health =
         TableInspector.inspect(
             snapshot,
@@ -743,7 +741,7 @@ public final class MaintenancePipeline {
     }
   }
 
-  private MaintenanceReport report(
+  MaintenanceReport report(
       String command,
       String executionId,
       Instant started,
@@ -787,6 +785,7 @@ public final class MaintenancePipeline {
         delivery,
         steps,
         Summaries.of(location, health, latency, compaction, vacuum, steps, request),
+        null,
         null);
   }
 

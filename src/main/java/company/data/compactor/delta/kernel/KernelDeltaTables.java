@@ -62,8 +62,17 @@ public final class KernelDeltaTables implements DeltaTables {
 
   @Override
   public TableSnapshot loadLatest(TableLocation location) {
+    return loadSnapshot(location, java.util.OptionalLong.empty());
+  }
+
+  @Override
+  public TableSnapshot loadAt(TableLocation location, long version) {
+    return loadSnapshot(location, java.util.OptionalLong.of(version));
+  }
+
+  private TableSnapshot loadSnapshot(TableLocation location, java.util.OptionalLong version) {
     Engine engine = KernelEngines.over(withLogTail(location));
-    Snapshot snapshot = load(location, engine);
+    Snapshot snapshot = load(location, engine, version);
     TableSchema schema =
         KernelTypes.toModel(snapshot.getSchema(), snapshot.getPartitionColumnNames());
     List<DataFile> files = new ArrayList<>();
@@ -148,15 +157,24 @@ public final class KernelDeltaTables implements DeltaTables {
     }
   }
 
-  private static Snapshot load(TableLocation location, Engine engine) {
+  private static Snapshot load(
+      TableLocation location, Engine engine, java.util.OptionalLong version) {
     try {
-      return TableManager.loadSnapshot(location.uri()).build(engine);
+      var builder = TableManager.loadSnapshot(location.uri());
+      if (version.isPresent()) {
+        builder = builder.atVersion(version.getAsLong());
+      }
+      return builder.build(engine);
     } catch (TableNotFoundException e) {
       throw Errors.tableNotFound(location, e);
     } catch (UnsupportedTableFeatureException | UnsupportedProtocolVersionException e) {
       throw Errors.unsupportedTable(location, e.getMessage());
     } catch (KernelException | UncheckedIOException e) {
-      throw Errors.operationFailed("loading the latest snapshot of " + location, e);
+      throw Errors.operationFailed(
+          (version.isPresent() ? "loading version " + version.getAsLong() : "loading the latest")
+              + " snapshot of "
+              + location,
+          e);
     }
   }
 
