@@ -35,11 +35,13 @@ import java.util.function.Consumer;
  * {@code task}:
  *
  * <ul>
- *   <li>{@code plan} ({@code run_id}, {@code inputs}): admits the inputs ({@link
+ *   <li>{@code plan} ({@code run_id}, and {@code inputs}, optional {@code execution_reason} and
+ *       {@code lease}, on top or in {@code start}): admits the inputs ({@link
  *       Trigger#STATE_MACHINE}), takes the table's lease for the run id, plans and stores the plan
  *       under the run id; answers the run id, the lease, {@code item_count}, the items (and where
  *       they are stored, {@code items_bucket}/{@code items_key} on S3, for the Distributed Map's
- *       ItemReader). A failure after the lease was taken releases it.
+ *       ItemReader). A lease the webhook took for the same run id is continued, not taken again. A
+ *       failure after the lease was taken releases it.
  *   <li>{@code compact} ({@code run_id}, {@code inputs}, {@code lease}, {@code item}): one
  *       partition's bins under the run's shared lease (renewed and checked before the commit, not
  *       released: see {@link Leases.OnExit#KEEP}); answers the {@link ItemResult}. A lease the run
@@ -102,14 +104,23 @@ final class FanOutTasks {
     return Admission.configuredBy(environment, workDir).admit(Trigger.STATE_MACHINE, inputs(event));
   }
 
-  private Map<String, Object> plan(Map<String, Object> event) {
-    String runId = text(event, "run_id", UUID.randomUUID().toString());
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> plan(Map<String, Object> task) {
+    String runId = text(task, "run_id", UUID.randomUUID().toString());
+    // The state machine passes the execution's input whole as "start" (it may lack keys, which a
+    // JSONPath in the definition could not tolerate); a direct call puts the same keys on top.
+    Map<String, Object> event =
+        task.get("start") instanceof Map<?, ?> start ? (Map<String, Object>) start : task;
     AdmittedRun run = admit(event);
     Leases leases = Wiring.leases(workDir, environment, clock);
     // Wired before the lease so a malformed setting is refused with nothing taken.
     PlanStore plans = Wiring.plans(workDir, environment);
     int maxConcurrency = maxConcurrency();
-    Lease lease = leases.take(run.location(), runId);
+    // A webhook hand-off sends the lease it took for this run id: the run continues it.
+    Lease lease =
+        event.get("lease") instanceof Map<?, ?> handedOver && runId.equals(handedOver.get("owner"))
+            ? leases.resume(lease(event))
+            : leases.take(run.location(), runId);
     FanOutPlan plan;
     try {
       plan =
