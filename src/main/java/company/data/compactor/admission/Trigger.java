@@ -19,7 +19,13 @@ public enum Trigger {
    */
   HANDOFF(Deployment.MAINTENANCE_FUNCTION, InputSource.AS_GIVEN),
   /** One table of the nightly schedule ({@code COMPACTOR_SCHEDULED_TABLES}). */
-  SCHEDULE(Deployment.MAINTENANCE_FUNCTION, InputSource.OVER_SERVER_DEFAULTS);
+  SCHEDULE(Deployment.MAINTENANCE_FUNCTION, InputSource.OVER_SERVER_DEFAULTS),
+  /**
+   * A task of the fan-out state machine (Plan, a partition item, Finalize): its inputs were
+   * admitted by the schedule or the webhook that started the execution and are admitted again as
+   * received by every task.
+   */
+  STATE_MACHINE(Deployment.MAINTENANCE_FUNCTION, InputSource.AS_GIVEN);
 
   /** Where the compactor runs; each kind gives an empty allowlist one meaning. */
   public enum Deployment {

@@ -44,7 +44,12 @@ public record PartitionResult(
      * The run lost the table's lease to another run before this partition's commit; its new files
      * were deleted and nothing was committed (the run stops committing).
      */
-    FENCED
+    FENCED,
+    /**
+     * The worker of a fan-out item failed (an error, a timeout) and the log shows no commit of its
+     * inputs: nothing of the partition changed.
+     */
+    FAILED
   }
 
   public PartitionResult {

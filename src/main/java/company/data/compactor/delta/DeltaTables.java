@@ -15,6 +15,15 @@ public interface DeltaTables {
    */
   TableSnapshot loadLatest(TableLocation location);
 
+  /**
+   * Loads version {@code version} of the table at {@code location} (the snapshot a fan-out run
+   * planned from, so every worker and the finalizer see the plan's files).
+   *
+   * @throws company.data.compactor.error.CompactorException as {@link #loadLatest};
+   *     OPERATION_FAILED too when that version can no longer be read
+   */
+  TableSnapshot loadAt(TableLocation location, long version);
+
   /** Whether a Delta log with at least one commit exists at {@code location}. */
   boolean exists(TableLocation location);
 }

@@ -3,18 +3,26 @@ package company.data.compactor.lambda;
 import company.data.compactor.admission.Admission;
 import company.data.compactor.admission.AdmittedRun;
 import company.data.compactor.admission.Trigger;
+import company.data.compactor.aws.AwsClients;
 import company.data.compactor.error.Errors;
+import company.data.compactor.fanout.ExecutionBudget;
+import company.data.compactor.fanout.ExecutionMode;
+import company.data.compactor.report.ExecutionReport;
+import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.ReportJson;
+import company.data.compactor.telemetry.EmfMetrics;
 import company.data.compactor.wiring.LeasedRuns;
 import io.quarkus.funqy.Funq;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * The maintenance function (Funqy {@code maintenance}). It takes three kinds of event:
@@ -64,7 +72,9 @@ public class MaintenanceFunction {
                   environment,
                   work,
                   new LeasedRuns(work, environment, clock),
-                  () -> UUID.randomUUID().toString()))
+                  () -> UUID.randomUUID().toString(),
+                  (runId, run, reason) -> starter(environment).start(runId, run, reason, null),
+                  System.out::println))
           .run();
     }
     Optional<Handoff> handoff;
@@ -77,15 +87,52 @@ public class MaintenanceFunction {
     LeasedRuns runs = new LeasedRuns(work, environment, clock);
     if (handoff.isPresent()) {
       AdmittedRun run = admission.admit(Trigger.HANDOFF, handoff.get().inputs());
-      return ReportJson.asMap(
+      ExecutionBudget.Decision decision = RunRouting.decide(run, environment, work);
+      if (decision.mode() == ExecutionMode.STATE_MACHINE) {
+        // The Plan task continues the webhook's lease: it is the run id's.
+        String execution =
+            starter(environment)
+                .start(handoff.get().runId(), run, decision.reason(), handoff.get().lease());
+        Map<String, Object> started = new LinkedHashMap<>();
+        started.put("run_id", handoff.get().runId());
+        started.put("table_uri", run.location().uri());
+        started.put("execution_mode", decision.mode().label());
+        started.put("execution_reason", decision.reason());
+        started.put("state_machine_execution", execution);
+        return started;
+      }
+      return measured(
           runs.run(
-              runs.resume(run, handoff.get().lease()),
-              (pipeline, admitted) -> pipeline.run(admitted)));
+                  runs.resume(run, handoff.get().lease()),
+                  (pipeline, admitted) -> pipeline.run(admitted))
+              .withExecution(ExecutionReport.inProcess(decision.reason())));
     }
     AdmittedRun run = admission.admit(Trigger.DIRECT_EVENT, input);
-    return ReportJson.asMap(
+    return measured(
         runs.run(
-            runs.take(run, UUID.randomUUID().toString()),
-            (pipeline, admitted) -> pipeline.run(admitted)));
+                runs.take(run, UUID.randomUUID().toString()),
+                (pipeline, admitted) -> pipeline.run(admitted))
+            .withExecution(ExecutionReport.inProcess("a direct invocation runs in process")));
+  }
+
+  /** Prints the report's EMF lines (CloudWatch Logs extracts the metrics) and answers it. */
+  private static Map<String, Object> measured(MaintenanceReport report) {
+    EmfMetrics.lines(report, java.time.Instant.now()).forEach(System.out::println);
+    return ReportJson.asMap(report);
+  }
+
+  private SfnClient sfn;
+
+  /** The state machine starter; its client kept across invocations of this container. */
+  private synchronized StateMachineStarter starter(Map<String, String> environment) {
+    String arn = environment.get(StateMachineStarter.ARN_VARIABLE);
+    if (arn == null || arn.isBlank()) {
+      throw Errors.refused(
+          "start a fan-out run", StateMachineStarter.ARN_VARIABLE + " names no state machine");
+    }
+    if (sfn == null) {
+      sfn = AwsClients.configure(SfnClient.builder(), environment, "SFN").build();
+    }
+    return new StateMachineStarter(sfn, arn.strip());
   }
 }

@@ -9,8 +9,12 @@ import company.data.compactor.admission.Trigger;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
+import company.data.compactor.fanout.ExecutionBudget;
+import company.data.compactor.fanout.ExecutionMode;
+import company.data.compactor.report.ExecutionReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.ReportJson;
+import company.data.compactor.telemetry.EmfMetrics;
 import company.data.compactor.wiring.LeasedRuns;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -18,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -38,9 +43,40 @@ final class ScheduledRuns {
   /** The variable listing the scheduled tables. */
   static final String TABLES_VARIABLE = "COMPACTOR_SCHEDULED_TABLES";
 
-  /** What the schedule needs, built by the function per invocation. */
+  /** Starts a fan-out run of a table; answers the execution's id. */
+  @FunctionalInterface
+  interface FanOut {
+    String start(String runId, AdmittedRun run, String reason);
+  }
+
+  /**
+   * What the schedule needs, built by the function per invocation.
+   *
+   * @param fanOut starts the state machine for a table over one invocation's budget (see {@link
+   *     RunRouting}); used only when {@value StateMachineStarter#ARN_VARIABLE} is set
+   * @param metrics where each in-process report's EMF lines go
+   */
   record Parts(
-      Map<String, String> environment, Path workDir, LeasedRuns runs, Supplier<String> runIds) {}
+      Map<String, String> environment,
+      Path workDir,
+      LeasedRuns runs,
+      Supplier<String> runIds,
+      FanOut fanOut,
+      Consumer<String> metrics) {
+
+    /** Parts without a fan-out (no state machine configured) and EMF lines on standard output. */
+    Parts(Map<String, String> environment, Path workDir, LeasedRuns runs, Supplier<String> runIds) {
+      this(
+          environment,
+          workDir,
+          runs,
+          runIds,
+          (runId, run, reason) -> {
+            throw new IllegalStateException("no fan-out state machine in these parts");
+          },
+          System.out::println);
+    }
+  }
 
   private final Parts parts;
 
@@ -112,12 +148,14 @@ final class ScheduledRuns {
     int succeeded = 0;
     int failed = 0;
     int skipped = 0;
+    int started = 0;
     for (AdmittedRun target : targets) {
       Map<String, Object> outcome = runOne(target);
       outcomes.add(outcome);
       switch ((String) outcome.get("status")) {
         case "succeeded" -> succeeded++;
         case "skipped" -> skipped++;
+        case "started" -> started++;
         default -> failed++;
       }
     }
@@ -133,6 +171,7 @@ final class ScheduledRuns {
     result.put("succeeded", succeeded);
     result.put("failed", failed);
     result.put("skipped", skipped);
+    result.put("started", started);
     result.put("tables", outcomes);
     return result;
   }
@@ -142,6 +181,30 @@ final class ScheduledRuns {
     Map<String, Object> outcome = new LinkedHashMap<>();
     outcome.put("table_uri", target.location().uri());
     outcome.put("execution_id", runId);
+    ExecutionBudget.Decision decision;
+    try {
+      decision = RunRouting.decide(target, parts.environment(), parts.workDir());
+    } catch (RuntimeException e) {
+      return failed(outcome, target, e);
+    }
+    outcome.put("execution_mode", decision.mode().label());
+    outcome.put("execution_reason", decision.reason());
+    if (decision.mode() == ExecutionMode.STATE_MACHINE) {
+      try {
+        String execution = parts.fanOut().start(runId, target, decision.reason());
+        LOG.log(
+            Level.INFO,
+            "schedule: table={0} started fan-out run {1} ({2})",
+            target.location(),
+            runId,
+            decision.reason());
+        outcome.put("status", "started");
+        outcome.put("state_machine_execution", execution);
+        return outcome;
+      } catch (RuntimeException e) {
+        return failed(outcome, target, e);
+      }
+    }
     LeasedRuns.Ready ready;
     try {
       ready = parts.runs().take(target, runId);
@@ -155,7 +218,12 @@ final class ScheduledRuns {
       return outcome;
     }
     try {
-      MaintenanceReport report = parts.runs().run(ready, (pipeline, run) -> pipeline.run(run));
+      MaintenanceReport report =
+          parts
+              .runs()
+              .run(ready, (pipeline, run) -> pipeline.run(run))
+              .withExecution(ExecutionReport.inProcess(decision.reason()));
+      EmfMetrics.lines(report, java.time.Instant.now()).forEach(parts.metrics());
       outcome.put("status", "succeeded");
       outcome.put("report", ReportJson.asMap(report));
       return outcome;

@@ -109,6 +109,35 @@ public final class Leases {
    * in it; otherwise the release failure is returned with the result.
    */
   public <T> Held<T> hold(Lease lease, Function<LeaseGuard, T> work) {
+    return hold(lease, OnExit.RELEASE, work);
+  }
+
+  /** What {@link #hold(Lease, OnExit, Function)} does with the lease once the work is done. */
+  public enum OnExit {
+    /** Release it: the run is over. */
+    RELEASE,
+    /**
+     * Keep it for the rest of the run: a fan-out worker shares its run's lease with the other
+     * workers and the Finalize task, which releases it. It expires on its own if nobody does.
+     */
+    KEEP
+  }
+
+  /**
+   * As {@link #hold(Lease, Function)}; with {@link OnExit#KEEP} the lease is renewed and checked
+   * before each commit exactly the same (fencing is unchanged), but not released afterwards, and
+   * {@link Held#releaseError()} is empty.
+   */
+  public <T> Held<T> hold(Lease lease, OnExit onExit, Function<LeaseGuard, T> work) {
+    if (onExit == OnExit.KEEP) {
+      Heartbeat heartbeat = new Heartbeat(lease);
+      try {
+        T value = work.apply(heartbeat);
+        return new Held<>(value, Optional.empty(), Optional.ofNullable(heartbeat.lost));
+      } finally {
+        heartbeat.stop();
+      }
+    }
     T value;
     Heartbeat heartbeat = new Heartbeat(lease);
     try {

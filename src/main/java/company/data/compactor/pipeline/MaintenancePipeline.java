@@ -62,7 +62,7 @@ public final class MaintenancePipeline {
 
   private static final System.Logger LOG = System.getLogger(MaintenancePipeline.class.getName());
 
-  private final PipelinePorts ports;
+  final PipelinePorts ports;
 
   public MaintenancePipeline(PipelinePorts ports) {
     this.ports = ports;
@@ -227,7 +227,7 @@ public final class MaintenancePipeline {
    * an unreachable table) is reported in {@code telemetry_status}/{@code telemetry_error}, logged
    * and alerted, and never turns the run into a failure.
    */
-  private MaintenanceReport recorded(MaintenanceRequest request, MaintenanceReport report) {
+  MaintenanceReport recorded(MaintenanceRequest request, MaintenanceReport report) {
     MaintenanceReport stored =
         report.withDelivery(report.delivery().withTelemetry("recorded", null));
     try {
@@ -248,7 +248,7 @@ public final class MaintenancePipeline {
   }
 
   /** Publishes the HTML page and sends the Slack summary; neither can fail the finished run. */
-  private MaintenanceReport deliver(MaintenanceRequest request, MaintenanceReport report) {
+  MaintenanceReport deliver(MaintenanceRequest request, MaintenanceReport report) {
     DeliveryReport delivery = DeliveryReport.none();
     try {
       delivery = ports.publisher().publish(report).map(delivery::withHtmlReport).orElse(delivery);
@@ -277,7 +277,7 @@ public final class MaintenancePipeline {
   /**
    * Sends a failure alert when asked for; a failed alert is logged and the original error stands.
    */
-  private void alert(
+  void alert(
       MaintenanceRequest request,
       TableLocation location,
       String executionId,
@@ -433,8 +433,7 @@ public final class MaintenancePipeline {
         steps);
   }
 
-  private VacuumReport vacuum(
-      MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+  VacuumReport vacuum(MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     refuseUnsupportedFeatures(snapshot, "vacuum", !request.vacuumDryRun());
     try {
       ports.leaseGuard().assertHeld();
@@ -468,7 +467,7 @@ public final class MaintenancePipeline {
     return report;
   }
 
-  private LogCleanupReport logCleanup(
+  LogCleanupReport logCleanup(
       MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     LogCleanupResult result =
         ports
@@ -486,7 +485,7 @@ public final class MaintenancePipeline {
   }
 
   /** Vacuum not run because the run lost its lease ({@code why}): nothing deleted or committed. */
-  private static VacuumReport skipVacuum(List<StepOutcome> steps, String why) {
+  static VacuumReport skipVacuum(List<StepOutcome> steps, String why) {
     LOG.log(Level.WARNING, "vacuum skipped: {0}", why);
     steps.add(StepOutcome.failed("vacuum", RunState.VACUUM_FENCED + why));
     return null;
@@ -497,7 +496,7 @@ public final class MaintenancePipeline {
    * before this run's work; housekeeping that never fails the run (see {@link
    * company.data.compactor.sweep.Sweeper}).
    */
-  private SweepReport sweep(TableLocation location, Sweeper.Scope scope) {
+  SweepReport sweep(TableLocation location, Sweeper.Scope scope) {
     return ReportSections.sweep(ports.sweeper().sweep(location, scope));
   }
 
@@ -606,7 +605,7 @@ public final class MaintenancePipeline {
         .toList();
   }
 
-  private static StepOutcome compacted(MaintenanceRequest request, CompactionReport c) {
+  static StepOutcome compacted(MaintenanceRequest request, CompactionReport c) {
     String detail =
         String.format(
             Locale.ROOT,
@@ -629,8 +628,7 @@ public final class MaintenancePipeline {
     return StepOutcome.done("compact", detail);
   }
 
-  private static String whyNothing(
-      MaintenanceRequest request, TableHealth health, CompactionPlan plan) {
+  static String whyNothing(MaintenanceRequest request, TableHealth health, CompactionPlan plan) {
     if (!plan.tableGatePassed()) {
       return String.format(
           Locale.ROOT,
@@ -653,7 +651,7 @@ public final class MaintenancePipeline {
         + " adjacent)";
   }
 
-  private static CompactionOptions options(MaintenanceRequest request, PartitionFilter filter) {
+  static CompactionOptions options(MaintenanceRequest request, PartitionFilter filter) {
     return new CompactionOptions(
         ByteSizes.mbToBytes(request.smallFileThresholdMb()),
         request.compactionRatioThresholdPct(),
@@ -678,7 +676,7 @@ public final class MaintenancePipeline {
    * added to {@code steps} (when given) and so in the summary. Columns the caller gave are kept and
    * checked as given.
    */
-  private static MaintenanceRequest fittedZOrder(
+  static MaintenanceRequest fittedZOrder(
       MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
     MaintenanceRequest fitted =
         request.fittedTo(column -> snapshot.schema().column(column).isPresent());
@@ -696,7 +694,7 @@ public final class MaintenancePipeline {
     return fitted;
   }
 
-  private static PartitionFilter tableChecked(MaintenanceRequest request, TableSchema schema) {
+  static PartitionFilter tableChecked(MaintenanceRequest request, TableSchema schema) {
     List<Violation> found = new ArrayList<>(RequestRules.violationsAgainst(request, schema));
     PartitionFilter filter = null;
     try {
@@ -710,7 +708,7 @@ public final class MaintenancePipeline {
     return filter;
   }
 
-  private static void refuseUnsupportedFeatures(TableSnapshot snapshot, String step) {
+  static void refuseUnsupportedFeatures(TableSnapshot snapshot, String step) {
     refuseUnsupportedFeatures(snapshot, step, true);
   }
 
@@ -745,7 +743,7 @@ public final class MaintenancePipeline {
     }
   }
 
-  private TableHealth inspect(MaintenanceRequest request, TableSnapshot snapshot) {
+  TableHealth inspect(MaintenanceRequest request, TableSnapshot snapshot) {
     TableHealth health =
         TableInspector.inspect(
             snapshot,
@@ -772,7 +770,7 @@ public final class MaintenancePipeline {
     }
   }
 
-  private MaintenanceReport report(
+  MaintenanceReport report(
       String command,
       String executionId,
       Instant started,
@@ -816,6 +814,7 @@ public final class MaintenancePipeline {
         delivery,
         steps,
         Summaries.of(location, health, latency, compaction, vacuum, steps, request),
+        null,
         null);
   }
 

@@ -49,6 +49,9 @@ import java.util.Map;
  * @param summary a short human summary
  * @param sweep what the run's sweep removed of earlier, killed runs (an object of its own); null
  *     for {@code plan} and {@code inspect}, which do not sweep
+ * @param execution where compaction executed, in process or across the state machine (unwrapped to
+ *     the top level, {@code execution_mode} ...); null where the entry point does not decide (the
+ *     CLI, {@code plan}, {@code inspect})
  */
 public record MaintenanceReport(
     int schemaVersion,
@@ -80,7 +83,8 @@ public record MaintenanceReport(
     @JsonUnwrapped DeliveryReport delivery,
     List<StepOutcome> steps,
     String summary,
-    SweepReport sweep) {
+    SweepReport sweep,
+    @JsonUnwrapped ExecutionReport execution) {
 
   /** The current {@code schema_version}. */
   public static final int SCHEMA_VERSION = 1;
@@ -141,6 +145,11 @@ public record MaintenanceReport(
     return with(logCleanup, zorderSkipping, delivery, summary, sweep);
   }
 
+  /** This report with {@code execution} in place of its own. */
+  public MaintenanceReport withExecution(ExecutionReport execution) {
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, execution);
+  }
+
   /** This report with the sections the run adds after the fact replaced (the one copy of it). */
   private MaintenanceReport with(
       LogCleanupReport logCleanup,
@@ -148,6 +157,16 @@ public record MaintenanceReport(
       DeliveryReport delivery,
       String summary,
       SweepReport sweep) {
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, execution);
+  }
+
+  private MaintenanceReport with(
+      LogCleanupReport logCleanup,
+      ZOrderSkippingReport zorderSkipping,
+      DeliveryReport delivery,
+      String summary,
+      SweepReport sweep,
+      ExecutionReport execution) {
     return new MaintenanceReport(
         schemaVersion,
         executionId,
@@ -178,6 +197,7 @@ public record MaintenanceReport(
         delivery,
         steps,
         summary,
-        sweep);
+        sweep,
+        execution);
   }
 }

@@ -9,9 +9,12 @@ import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableCheckpointer;
 import company.data.compactor.delta.kernel.KernelTableWriter;
+import company.data.compactor.delta.kernel.LogRewriteLookup;
 import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
+import company.data.compactor.fanout.ExecutionBudget;
+import company.data.compactor.fanout.PlanStore;
 import company.data.compactor.lease.FileReplayLedger;
 import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.lease.LeaseStore;
@@ -28,6 +31,7 @@ import company.data.compactor.notify.NoNotifier;
 import company.data.compactor.notify.NotificationResult;
 import company.data.compactor.notify.Notifier;
 import company.data.compactor.notify.SlackNotifier;
+import company.data.compactor.pipeline.FanOutPipeline;
 import company.data.compactor.pipeline.MaintenancePipeline;
 import company.data.compactor.pipeline.PipelinePorts;
 import company.data.compactor.probe.ProbeSettings;
@@ -188,6 +192,87 @@ public final class Wiring {
             clock,
             () -> executionId,
             guard));
+  }
+
+  /** The variable naming where fan-out plans go (a path or an s3:// prefix). */
+  public static final String PLAN_PREFIX_VARIABLE = "COMPACTOR_PLAN_PREFIX";
+
+  /** Fan-out plans go here, relative to the work directory, unless the variable says otherwise. */
+  public static final String PLANS_RELATIVE_PATH = ".delta-compactor/plans";
+
+  /**
+   * The variable giving one invocation's rewrite throughput, MB/s (see {@link ExecutionBudget}).
+   */
+  public static final String REWRITE_MBPS_VARIABLE = "COMPACTOR_REWRITE_MB_PER_SECOND";
+
+  /** The variable giving one invocation's compaction budget, in seconds. */
+  public static final String COMPACTION_BUDGET_VARIABLE = "COMPACTOR_COMPACTION_BUDGET_SECONDS";
+
+  /**
+   * Where fan-out plans are stored under their run id: {@code COMPACTOR_PLAN_PREFIX} (a local path
+   * or an {@code s3://} prefix) when set, else {@code <work-dir>/.delta-compactor/plans}.
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST for a malformed prefix
+   */
+  public static PlanStore plans(Path workDir, Map<String, String> environment) {
+    String prefix = environment.get(PLAN_PREFIX_VARIABLE);
+    TableLocation base;
+    try {
+      base =
+          TableLocation.parse(
+              prefix == null || prefix.isBlank() ? PLANS_RELATIVE_PATH : prefix, workDir);
+    } catch (IllegalArgumentException e) {
+      throw Errors.invalidRequest(
+          List.of(new Violation(PLAN_PREFIX_VARIABLE, prefix, e.getMessage())));
+    }
+    return new PlanStore(storageFor(base, workDir, environment), base);
+  }
+
+  /**
+   * The fan-out steps of one run over {@code location} (see {@link FanOutPipeline}), wired as
+   * {@link #pipeline(TableLocation, Path, Map, String, LeaseGuard)}.
+   */
+  public static FanOutPipeline fanOut(
+      TableLocation location,
+      Path workDir,
+      Map<String, String> environment,
+      String runId,
+      LeaseGuard guard) {
+    return new FanOutPipeline(
+        pipeline(location, workDir, environment, runId, guard),
+        plans(workDir, environment),
+        new LogRewriteLookup(storageFor(location, workDir, environment)));
+  }
+
+  /**
+   * One invocation's budget: {@code COMPACTOR_REWRITE_MB_PER_SECOND} (default {@value
+   * ExecutionBudget#DEFAULT_REWRITE_MB_PER_SECOND}) and {@code COMPACTOR_COMPACTION_BUDGET_SECONDS}
+   * (default 600).
+   *
+   * @throws company.data.compactor.error.CompactorException INVALID_REQUEST naming a malformed
+   *     variable
+   */
+  public static ExecutionBudget executionBudget(Map<String, String> environment) {
+    ExecutionBudget defaults = ExecutionBudget.defaults();
+    String rate = environment.get(REWRITE_MBPS_VARIABLE);
+    double mbPerSecond = defaults.rewriteMbPerSecond();
+    if (rate != null && !rate.isBlank()) {
+      try {
+        mbPerSecond = Double.parseDouble(rate.strip());
+      } catch (NumberFormatException e) {
+        mbPerSecond = Double.NaN;
+      }
+      if (!(mbPerSecond > 0) || Double.isInfinite(mbPerSecond)) {
+        throw Errors.invalidRequest(
+            List.of(new Violation(REWRITE_MBPS_VARIABLE, rate, "must be a number of MB/s > 0")));
+      }
+    }
+    Duration budget =
+        wholeNumber(environment, COMPACTION_BUDGET_VARIABLE, 1, "seconds").stream()
+            .mapToObj(Duration::ofSeconds)
+            .findFirst()
+            .orElse(defaults.compactionBudget());
+    return new ExecutionBudget(mbPerSecond, budget);
   }
 
   /** The variable naming where HTML reports go (a path or an s3:// prefix). */

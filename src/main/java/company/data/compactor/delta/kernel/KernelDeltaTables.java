@@ -63,8 +63,19 @@ public final class KernelDeltaTables implements DeltaTables {
 
   @Override
   public TableSnapshot loadLatest(TableLocation location) {
+    return loadNamingCorruption(location, java.util.OptionalLong.empty());
+  }
+
+  @Override
+  public TableSnapshot loadAt(TableLocation location, long version) {
+    return loadNamingCorruption(location, java.util.OptionalLong.of(version));
+  }
+
+  /** The snapshot; a checkpoint that is not Parquet is named in the error. */
+  private TableSnapshot loadNamingCorruption(
+      TableLocation location, java.util.OptionalLong version) {
     try {
-      return loadLatestOrThrow(location);
+      return loadSnapshot(location, version);
     } catch (RuntimeException e) {
       String notParquet = notParquetMessage(e);
       if (notParquet == null) {
@@ -117,9 +128,9 @@ public final class KernelDeltaTables implements DeltaTables {
     return corrupt;
   }
 
-  private TableSnapshot loadLatestOrThrow(TableLocation location) {
+  private TableSnapshot loadSnapshot(TableLocation location, java.util.OptionalLong version) {
     Engine engine = KernelEngines.over(withLogTail(location));
-    Snapshot snapshot = load(location, engine);
+    Snapshot snapshot = load(location, engine, version);
     TableSchema schema =
         KernelTypes.toModel(
             snapshot.getSchema(),
@@ -214,15 +225,24 @@ public final class KernelDeltaTables implements DeltaTables {
     }
   }
 
-  private static Snapshot load(TableLocation location, Engine engine) {
+  private static Snapshot load(
+      TableLocation location, Engine engine, java.util.OptionalLong version) {
     try {
-      return TableManager.loadSnapshot(location.uri()).build(engine);
+      var builder = TableManager.loadSnapshot(location.uri());
+      if (version.isPresent()) {
+        builder = builder.atVersion(version.getAsLong());
+      }
+      return builder.build(engine);
     } catch (TableNotFoundException e) {
       throw Errors.tableNotFound(location, e);
     } catch (UnsupportedTableFeatureException | UnsupportedProtocolVersionException e) {
       throw Errors.unsupportedTable(location, e.getMessage());
     } catch (KernelException | UncheckedIOException e) {
-      throw Errors.operationFailed("loading the latest snapshot of " + location, e);
+      throw Errors.operationFailed(
+          (version.isPresent() ? "loading version " + version.getAsLong() : "loading the latest")
+              + " snapshot of "
+              + location,
+          e);
     }
   }
 
