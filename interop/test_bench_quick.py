@@ -17,7 +17,8 @@ def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
     for heading in ("#### Demo table", "#### Compaction (bin-packing)", "#### Z-order by customer_id",
-                    "#### Metadata-heavy table: inspection and vacuum", "#### S3 (S3Proxy behind a shaping proxy)"):
+                    "#### Metadata-heavy table: inspection and vacuum", "#### S3 (S3Proxy behind a shaping proxy)",
+                    "#### Start-up: the demo command and the Lambda cold start"):
         assert heading in out
     for row in ("| delta-compactor | ", "| delta-rs optimize.compact | ", "| DuckDB COPY (upper bound) | ",
                 "| delta-compactor Z-order | ", "| delta-rs optimize.z_order | ",

@@ -6,6 +6,7 @@ import company.data.compactor.model.MergeRule;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,10 +39,14 @@ public final class TableInspector {
    */
   public static TableHealth inspect(TableSnapshot snapshot, MergeRule rule) {
     long smallFileThresholdBytes = rule.smallFileThresholdBytes();
-    Map<PartitionValues, List<DataFile>> byPartition = new TreeMap<>(PartitionValues.ORDER);
+    // Grouped by value first, then the (few) partitions sorted: a sorted map would compare labels,
+    // which are built on each call, about 20 times per file (100,000 files: 2 million labels).
+    Map<PartitionValues, List<DataFile>> grouped = new HashMap<>();
     for (DataFile file : snapshot.activeFiles()) {
-      byPartition.computeIfAbsent(file.partition(), k -> new ArrayList<>()).add(file);
+      grouped.computeIfAbsent(file.partition(), k -> new ArrayList<>()).add(file);
     }
+    Map<PartitionValues, List<DataFile>> byPartition = new TreeMap<>(PartitionValues.ORDER);
+    byPartition.putAll(grouped);
     boolean tableReachesRatio = rule.reachesRatio(snapshot.activeFiles());
     int compactableSmall = 0;
     boolean anyCompactable = false;

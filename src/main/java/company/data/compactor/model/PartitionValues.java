@@ -91,6 +91,9 @@ public record PartitionValues(Map<String, String> values) {
    * control characters and {@code " # % ' * / : = ? \ { [ ] ^} and DEL become {@code %XX}.
    */
   static String escapePathName(String raw) {
+    if (!needsEscape(raw)) {
+      return raw;
+    }
     StringBuilder out = new StringBuilder(raw.length());
     for (int i = 0; i < raw.length(); i++) {
       char c = raw.charAt(i);
@@ -101,6 +104,16 @@ public record PartitionValues(Map<String, String> values) {
       }
     }
     return out.toString();
+  }
+
+  private static boolean needsEscape(String raw) {
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      if (c < 0x20 || c == 0x7F || "\"#%'*/:=?\\{[]^".indexOf(c) >= 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Column by column, NULL before any string, then by column names: total with the label. */

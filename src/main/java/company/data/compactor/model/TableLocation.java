@@ -174,7 +174,10 @@ public record TableLocation(String uri) {
   }
 
   private static boolean isEncodedDotSegment(String segment) {
-    return !isDotSegment(segment) && isDotSegment(ENCODED_DOT.matcher(segment).replaceAll("."));
+    // An encoded dot needs a '%'; most segments have none and skip the regex.
+    return segment.indexOf('%') >= 0
+        && !isDotSegment(segment)
+        && isDotSegment(ENCODED_DOT.matcher(segment).replaceAll("."));
   }
 
   /**

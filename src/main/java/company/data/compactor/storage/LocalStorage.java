@@ -18,7 +18,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -166,6 +168,37 @@ public final class LocalStorage implements Storage {
       return toStoragePath(lexical);
     }
     return toStoragePath(existing.toRealPath().resolve(existing.relativize(lexical)));
+  }
+
+  /**
+   * Each directory is resolved once; a file is then its directory's real path plus its name, unless
+   * it is itself a symbolic link (one {@code lstat} per file tells), which is resolved in full as
+   * {@link #realPath} does. The same answers as {@link #realPath} path by path.
+   */
+  @Override
+  public List<String> realPaths(List<String> paths) throws IOException {
+    Map<Path, String> realDirectories = new HashMap<>();
+    List<String> real = new ArrayList<>(paths.size());
+    for (String path : paths) {
+      Path lexical = toPath(path);
+      Path parent = lexical.getParent();
+      Path name = lexical.getFileName();
+      if (parent == null
+          || name == null
+          || name.toString().equals(".")
+          || name.toString().equals("..")
+          || Files.isSymbolicLink(lexical)) {
+        real.add(realPath(path));
+        continue;
+      }
+      String directory = realDirectories.get(parent);
+      if (directory == null) {
+        directory = realPath(toStoragePath(parent));
+        realDirectories.put(parent, directory);
+      }
+      real.add(directory.endsWith("/") ? directory + name : directory + "/" + name);
+    }
+    return real;
   }
 
   @Override

@@ -3,6 +3,7 @@ package company.data.compactor.storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -85,6 +86,21 @@ public interface Storage {
    */
   default String realPath(String path) throws IOException {
     return path;
+  }
+
+  /**
+   * {@link #realPath} of each of {@code paths}, in the same order: what a caller checking many
+   * files at once (every active file, every listed object) asks. Local disk resolves each directory
+   * once instead of every path's full chain of links.
+   *
+   * @throws IOException as {@link #realPath}
+   */
+  default List<String> realPaths(List<String> paths) throws IOException {
+    List<String> real = new ArrayList<>(paths.size());
+    for (String path : paths) {
+      real.add(realPath(path));
+    }
+    return real;
   }
 
   /**

@@ -139,8 +139,10 @@ public final class VacuumExecutor {
     TableLocation realRoot =
         new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
     List<StoredObject> kept = new ArrayList<>();
-    for (StoredObject object : objects) {
-      String real = storage.realPath(object.path());
+    List<String> reals = storage.realPaths(objects.stream().map(StoredObject::path).toList());
+    for (int i = 0; i < objects.size(); i++) {
+      StoredObject object = objects.get(i);
+      String real = reals.get(i);
       if (real.equals(object.path()) || realRoot.contains(real)) {
         kept.add(object);
       } else {
@@ -163,8 +165,10 @@ public final class VacuumExecutor {
   private List<String> stillInside(
       TableLocation location, TableLocation realRoot, List<String> batch) throws IOException {
     List<String> kept = new ArrayList<>(batch.size());
-    for (String path : batch) {
-      String real = storage.realPath(path);
+    List<String> reals = storage.realPaths(batch);
+    for (int i = 0; i < batch.size(); i++) {
+      String path = batch.get(i);
+      String real = reals.get(i);
       if (real.equals(path) || realRoot.contains(real)) {
         kept.add(path);
       } else {

@@ -62,6 +62,30 @@ class DemoSeederIT {
   }
 
   @Test
+  void append_afterAnotherWritersCommit_doesNotReuseTheSnapshotItsOwnCommitLeft() throws Exception {
+    TableLocation location = TableLocation.parse("demo", dir);
+    seeder.seed(location);
+    KernelTableWriter other = new KernelTableWriter(storage);
+    // Removed and created again by someone else, shorter: the snapshot our last commit left (30)
+    // would commit version 31 after a gap and break the table.
+    try (Stream<Path> files = Files.walk(dir.resolve("demo"))) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    other.create(location, DemoTable.SCHEMA, DemoTable.properties());
+    other.append(location, DemoTable.partitionOf(0), DemoTable.rowsOf(0));
+
+    assertThat(writer.append(location, DemoTable.partitionOf(1), DemoTable.rowsOf(1))).isEqualTo(2);
+    assertThat(tables.loadLatest(location).activeFiles()).hasSize(2);
+
+    // Appended to by someone else in between: ours lands after theirs, every row there.
+    assertThat(other.append(location, DemoTable.partitionOf(2), DemoTable.rowsOf(2))).isEqualTo(3);
+    assertThat(writer.append(location, DemoTable.partitionOf(0), DemoTable.rowsOf(0))).isEqualTo(4);
+    TableSnapshot snapshot = tables.loadLatest(location);
+    assertThat(snapshot.activeFiles()).hasSize(4);
+    assertThat(DuckDb.countAndSum(snapshot.activeFiles(), "amount").rows()).isEqualTo(200);
+  }
+
+  @Test
   void seed_logsOneAppendPerCommit_withStatsAsAJsonString() throws Exception {
     TableLocation location = TableLocation.parse("demo", dir);
     seeder.seed(location);

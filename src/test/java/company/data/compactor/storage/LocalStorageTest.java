@@ -43,6 +43,46 @@ class LocalStorageTest extends StorageContract {
   }
 
   @Test
+  void realPaths_answerExactlyWhatRealPathAnswers_pathByPath() throws Exception {
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Path victim = Files.writeString(outside.resolve("victim.parquet"), "x");
+    Files.writeString(outside.resolve("other.parquet"), "x");
+    Path table = Files.createDirectories(dir.resolve("t"));
+    Files.createDirectories(table.resolve("p=a"));
+    Files.writeString(table.resolve("p=a/ok.parquet"), "x");
+    Files.writeString(table.resolve("p=a/ok2.parquet"), "x");
+    // a linked file among plain ones in the same directory, a linked directory, a dangling link
+    Files.createSymbolicLink(table.resolve("p=a/link.parquet"), victim);
+    Files.createSymbolicLink(table.resolve("p=b"), outside);
+    Files.createSymbolicLink(table.resolve("p=a/dangling.parquet"), dir.resolve("gone"));
+    Files.createSymbolicLink(table.resolve("p=a/dirlink"), outside);
+    java.util.List<String> paths =
+        java.util.stream.Stream.of(
+                "p=a/ok.parquet",
+                "p=a/link.parquet",
+                "p=a/ok2.parquet",
+                "p=b/victim.parquet",
+                "p=b/other.parquet",
+                "p=a/missing.parquet",
+                "p=b/new/out.parquet",
+                "p=a/dirlink",
+                "p=a/./ok.parquet",
+                "p=a/..",
+                "p=c/x.parquet")
+            .map(p -> LocalStorage.toStoragePath(table) + "/" + p)
+            .toList();
+    java.util.List<String> oneByOne = new java.util.ArrayList<>();
+    for (String path : paths) {
+      oneByOne.add(storage.realPath(path));
+    }
+
+    assertThat(storage.realPaths(paths)).containsExactlyElementsOf(oneByOne);
+    assertThat(storage.realPaths(paths).get(1))
+        .as("a linked file in a plain directory resolves to its target")
+        .isEqualTo(LocalStorage.toStoragePath(outside.toRealPath()) + "/victim.parquet");
+  }
+
+  @Test
   void create_isInvisibleUntilClosed() throws Exception {
     Path target = dir.resolve("part.parquet");
     try (OutputStream out = storage.create(LocalStorage.toStoragePath(target))) {

@@ -184,6 +184,30 @@ class VacuumIT {
     assertThat(end).contains("\"operation\":\"VACUUM END\"").contains("\"numDeletedFiles\":\"30\"");
   }
 
+  /**
+   * A table without checksum files (delta-rs writes none): VACUUM START and END change no file, so
+   * no full checksum, which replays the whole table, is computed for them.
+   */
+  @Test
+  void apply_onATableWithoutChecksumFiles_writesNoneForStartAndEnd() throws Exception {
+    try (Stream<Path> log = Files.list(dir.resolve("demo/_delta_log"))) {
+      for (Path crc : log.filter(p -> p.toString().endsWith(".crc")).toList()) {
+        Files.delete(crc);
+      }
+    }
+    TableSnapshot before = tables.loadLatest(location);
+
+    VacuumResult result =
+        executor(storage, eightDaysLater).vacuum(before, VacuumMode.LITE, 168, false);
+
+    assertThat(result.deletedFiles()).isEqualTo(30);
+    assertThat(result.endVersion()).isEqualTo(35);
+    assertThat(dir.resolve("demo/_delta_log/%020d.crc".formatted(34))).doesNotExist();
+    assertThat(dir.resolve("demo/_delta_log/%020d.crc".formatted(35))).doesNotExist();
+    assertThat(tables.loadLatest(location).activeFiles())
+        .containsExactlyInAnyOrderElementsOf(before.activeFiles());
+  }
+
   @Test
   void full_removesAnOrphanOlderThanTheCutoff_andKeepsAYoungerOne() throws Exception {
     Path partition = dir.resolve("demo/event_date=2026-10-17");

@@ -191,8 +191,10 @@ public final class KernelDeltaTables implements DeltaTables {
       TableLocation realRoot =
           new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
       List<String> outside = new ArrayList<>();
-      for (DataFile file : files) {
-        String real = storage.realPath(file.path());
+      List<String> reals = storage.realPaths(files.stream().map(DataFile::path).toList());
+      for (int i = 0; i < files.size(); i++) {
+        DataFile file = files.get(i);
+        String real = reals.get(i);
         if (!realRoot.contains(real)) {
           outside.add(
               file.path() + " (logged as " + file.logPath() + ", a symbolic link to " + real + ")");
@@ -331,11 +333,40 @@ public final class KernelDeltaTables implements DeltaTables {
     return numRecords(add.getString(statsIndex));
   }
 
+  private static final String NUM_RECORDS_FIRST = "{\"numRecords\":";
+
+  /**
+   * The count when the document starts {@code {"numRecords":<digits>,} or ends after the digits
+   * (every writer we know puts it first): read without a parser. Anything else (spaces, another
+   * field first, a sign, an exponent) is left to the parser.
+   */
+  private static OptionalLong leadingNumRecords(String stats) {
+    if (!stats.startsWith(NUM_RECORDS_FIRST)) {
+      return OptionalLong.empty();
+    }
+    int start = NUM_RECORDS_FIRST.length();
+    int end = start;
+    while (end < stats.length() && end - start < 18 && Character.isDigit(stats.charAt(end))) {
+      end++;
+    }
+    if (end == start
+        || end >= stats.length()
+        || (stats.charAt(end) != ',' && stats.charAt(end) != '}')
+        || (stats.charAt(start) == '0' && end - start > 1)) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(Long.parseLong(stats, start, end, 10));
+  }
+
   /**
    * The top-level {@code numRecords} of a stats document, read by streaming up to it: the min/max
    * values after it are never materialized (a table of 100,000 files parses 100,000 of these).
    */
   static OptionalLong numRecords(String stats) {
+    OptionalLong leading = leadingNumRecords(stats);
+    if (leading.isPresent()) {
+      return leading;
+    }
     try (JsonParser parser = JSON.getFactory().createParser(stats)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         return OptionalLong.empty();

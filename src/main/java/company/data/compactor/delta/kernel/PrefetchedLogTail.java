@@ -166,6 +166,11 @@ final class PrefetchedLogTail implements Storage {
   }
 
   @Override
+  public List<String> realPaths(List<String> paths) throws IOException {
+    return storage.realPaths(paths);
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     return storage.deleteAll(paths);
   }

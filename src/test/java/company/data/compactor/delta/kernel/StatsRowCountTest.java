@@ -18,6 +18,21 @@ class StatsRowCountTest {
   }
 
   @Test
+  void theLeadingCountShortcut_agreesWithTheParserOnEveryEdge() {
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":8}")).hasValue(8);
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":0,\"minValues\":{}}")).hasValue(0);
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":9223372036854775807}"))
+        .as("more digits than the shortcut reads: left to the parser")
+        .hasValue(Long.MAX_VALUE);
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":12e3}")).isEmpty();
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":-1}")).hasValue(-1);
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":5 ,\"x\":1}")).hasValue(5);
+    assertThat(KernelDeltaTables.numRecords("{\"numRecords\":12"))
+        .as("cut short after the digits: the parser's answer, as before the shortcut")
+        .hasValue(12);
+  }
+
+  @Test
   void aNestedFieldOfTheSameNameIsNotTheCount() {
     assertThat(KernelDeltaTables.numRecords("{\"minValues\":{\"numRecords\":7},\"nullCount\":{}}"))
         .isEmpty();
