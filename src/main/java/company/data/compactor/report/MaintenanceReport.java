@@ -47,6 +47,8 @@ import java.util.Map;
  * @param summary a short human summary
  * @param sweep what the run's sweep removed of earlier, killed runs (an object of its own); null
  *     for {@code plan} and {@code inspect}, which do not sweep
+ * @param timingsMs where the command's time went, phase by phase ({@code timings_ms}); null only
+ *     while the report is being built
  */
 public record MaintenanceReport(
     int schemaVersion,
@@ -78,7 +80,8 @@ public record MaintenanceReport(
     @JsonUnwrapped DeliveryReport delivery,
     List<StepOutcome> steps,
     String summary,
-    SweepReport sweep) {
+    SweepReport sweep,
+    PhaseTimings timingsMs) {
 
   /** The current {@code schema_version}. */
   public static final int SCHEMA_VERSION = 1;
@@ -91,7 +94,7 @@ public record MaintenanceReport(
 
   /** This report with {@code skipping} in place of its own. */
   public MaintenanceReport withZOrderSkipping(ZOrderSkippingReport skipping) {
-    return with(logCleanup, skipping, delivery, summary, sweep);
+    return with(logCleanup, skipping, delivery, summary, sweep, timingsMs);
   }
 
   /**
@@ -99,7 +102,7 @@ public record MaintenanceReport(
    * the summary.
    */
   public MaintenanceReport withLogCleanup(LogCleanupReport logCleanup, String sentence) {
-    return with(logCleanup, zorderSkipping, delivery, summary + " " + sentence, sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary + " " + sentence, sweep, timingsMs);
   }
 
   /**
@@ -123,12 +126,17 @@ public record MaintenanceReport(
 
   /** This report with {@code sweep} in place of its own. */
   public MaintenanceReport withSweep(SweepReport sweep) {
-    return with(logCleanup, zorderSkipping, delivery, summary, sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, timingsMs);
+  }
+
+  /** This report with {@code timings} as its {@code timings_ms}. */
+  public MaintenanceReport withTimings(PhaseTimings timings) {
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, timings);
   }
 
   /** This report with {@code delivery} in place of its own. */
   public MaintenanceReport withDelivery(DeliveryReport delivery) {
-    return with(logCleanup, zorderSkipping, delivery, summary, sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, timingsMs);
   }
 
   /** This report with the sections the run adds after the fact replaced (the one copy of it). */
@@ -137,7 +145,8 @@ public record MaintenanceReport(
       ZOrderSkippingReport zorderSkipping,
       DeliveryReport delivery,
       String summary,
-      SweepReport sweep) {
+      SweepReport sweep,
+      PhaseTimings timingsMs) {
     return new MaintenanceReport(
         schemaVersion,
         executionId,
@@ -168,6 +177,7 @@ public record MaintenanceReport(
         delivery,
         steps,
         summary,
-        sweep);
+        sweep,
+        timingsMs);
   }
 }

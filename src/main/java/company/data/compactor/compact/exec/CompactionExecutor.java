@@ -4,6 +4,7 @@ import company.data.compactor.compact.Bin;
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.compact.exec.StageClock.Stage;
 import company.data.compactor.delta.DeletionVectorLoader;
 import company.data.compactor.delta.NewDataFile;
 import company.data.compactor.delta.RewriteCommitter;
@@ -100,6 +101,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   @Override
   public CompactionResult execute(CompactionPlan plan, TableSnapshot snapshot) {
     long started = clock.millis();
+    StageClock stages = new StageClock();
     Map<PartitionValues, List<Bin>> byPartition = new LinkedHashMap<>();
     for (Bin bin : plan.bins()) {
       byPartition.computeIfAbsent(bin.partition(), k -> new ArrayList<>()).add(bin);
@@ -115,7 +117,8 @@ public final class CompactionExecutor implements company.data.compactor.compact.
           new Roles(
               new BinRunner(storage, rewriter, settings, clock),
               verifier,
-              new RewriteCommitManager(storage, committer));
+              new RewriteCommitManager(storage, committer),
+              stages);
       for (PartitionValues partition : byPartition.keySet()) {
         roles.runner().refuseOutputOutsideRoot(snapshot.location(), partition);
       }
@@ -151,7 +154,8 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     } catch (SQLException | IOException e) {
       throw Errors.operationFailed("rewriting files of " + snapshot.location(), e);
     }
-    return new CompactionResult(plan.readVersion(), version, results, clock.millis() - started);
+    return new CompactionResult(
+        plan.readVersion(), version, results, clock.millis() - started, stages.timings());
   }
 
   /**
@@ -159,7 +163,11 @@ public final class CompactionExecutor implements company.data.compactor.compact.
    * verifier (its own database and queries) compares both sides, the commit manager commits and
    * decides what may be deleted.
    */
-  private record Roles(BinRunner runner, RewriteVerifier verifier, RewriteCommitManager commits) {}
+  private record Roles(
+      BinRunner runner,
+      RewriteVerifier verifier,
+      RewriteCommitManager commits,
+      StageClock stages) {}
 
   /**
    * Rewrites a partition's bins and commits them together. A bin that cannot be verified stops the
@@ -181,14 +189,22 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       for (Bin bin : bins) {
         Path binDir = scratch.newDirectory("bin-" + java.util.UUID.randomUUID());
         try {
+          long t = System.nanoTime();
           List<Path> inputs = roles.runner().fetch(bin, binDir.resolve("in"));
           DeletedRows deleted = deletedRows(snapshot, bin, inputs);
+          roles.stages().since(Stage.DOWNLOAD, t);
+          t = System.nanoTime();
           RewriteVerifier.Fingerprint before =
               roles.verifier().measure(inputSide(bin, inputs), deleted);
+          roles.stages().since(Stage.VERIFY, t);
+          t = System.nanoTime();
           List<BinRunner.Output> outputs =
               roles.runner().rewrite(plan, snapshot, bin, inputs, deleted, binDir.resolve("out"));
+          roles.stages().since(Stage.REWRITE, t);
+          t = System.nanoTime();
           List<String> differences =
               before.differences(roles.verifier().measure(outputSide(outputs)));
+          roles.stages().since(Stage.VERIFY, t);
           if (!differences.isEmpty()) {
             return PartitionResult.notCommitted(
                 partition,
@@ -197,10 +213,12 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                     + String.join(", ", differences)
                     + "); nothing was committed");
           }
+          t = System.nanoTime();
           for (BinRunner.Output output : outputs) {
             roles.runner().upload(snapshot.location(), output);
             added.add(output.file());
           }
+          roles.stages().since(Stage.UPLOAD, t);
           removed.addAll(bin.files());
           rows += before.rows();
         } catch (RewriteVerifier.Refused e) {
@@ -212,6 +230,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
           Scratch.deleteTree(binDir);
         }
       }
+      long committing = System.nanoTime();
       try {
         guard.assertHeld();
       } catch (CompactorException e) {
@@ -220,13 +239,17 @@ public final class CompactionExecutor implements company.data.compactor.compact.
             partition, PartitionResult.Status.FENCED, e.getMessage() + " Nothing was committed.");
       }
       handedOver = true;
-      return roles
-          .commits()
-          .commit(
-              plan,
-              snapshot,
-              new RewriteCommitManager.PartitionRewrite(
-                  partition, bins.size(), removed, added, rows));
+      try {
+        return roles
+            .commits()
+            .commit(
+                plan,
+                snapshot,
+                new RewriteCommitManager.PartitionRewrite(
+                    partition, bins.size(), removed, added, rows));
+      } finally {
+        roles.stages().since(Stage.COMMIT, committing);
+      }
     } finally {
       if (!handedOver) {
         // Failed before the commit was attempted: nothing references these files, so they are
