@@ -67,7 +67,7 @@ final class BinOverlap implements AutoCloseable {
     this.stages = stages;
     this.prefetcher =
         mode == Mode.OVERLAPPED ? Executors.newSingleThreadExecutor(named("prefetch")) : null;
-    this.lane = mode == Mode.OVERLAPPED ? Executors.newSingleThreadExecutor(named("upload")) : null;
+    this.lane = mode == Mode.OVERLAPPED ? Executors.newSingleThreadExecutor(named("lane")) : null;
   }
 
   private static java.util.concurrent.ThreadFactory named(String role) {
