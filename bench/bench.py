@@ -34,6 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+sys.path.insert(0, str(ROOT / "bench"))
+import phases  # noqa: E402 - bench/phases.py, beside this file
 TARGET_MB = 128
 
 
@@ -66,12 +68,13 @@ def rows_and_sum(path):
     return t.num_rows, round(pc.sum(t["amount"]).as_py(), 2)
 
 
-def ours(path, compression="zstd"):
+def ours(path, compression="zstd", section="compaction"):
     env = dict(os.environ, COMPACTOR_PARQUET_COMPRESSION=compression)
     wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "run", "--demo-mode", "false", "--table-uri", str(path),
                                "--z-order-columns", "", "--target-file-size-mb", str(TARGET_MB), "--json"], env=env)
     report = json.loads(out)
     assert report["compacted"], report["steps"]
+    phases.note(section, f"run ({compression})", report)
     return wall, rss, report["files_after"]
 
 
@@ -112,6 +115,7 @@ def ours_zorder(path, compression="zstd", target_mb=None):
                               env=env)
     report = json.loads(out)
     assert report["compacted"], report["steps"]
+    phases.note("zorder", f"run, Z-order ({compression}, target {target} MB)", report)
     return wall, rss, report
 
 
@@ -328,6 +332,7 @@ def zorder_bench(args, work, source, files, mb, expected):
             summary.append((f"Z-order skipping vs {peer_name(name)}",
                             f"files: {statistics.median(r[3] for r in mine):.3f} vs {statistics.median(r[3] for r in runs):.3f}",
                             f"MB a lookup reads: {statistics.median(r[6] for r in mine):.2f} vs {statistics.median(r[6] for r in runs):.2f} (lower is better)"))
+    lines += phases.table("zorder")
     return "\n".join(lines) + "\n", summary + equal_summary
 
 
@@ -451,6 +456,7 @@ def compaction_bench(args, work, source, files, mb, expected):
         lines.append(f"| {name} | {w:.1f} ({min(walls):.1f}-{max(walls):.1f}) | {mb / w:.1f} | {med(name, 1):.0f} | "
                      f"{results[name][0][2]} | {results[name][0][3]:.0f} | {rs_wall / w:.2f}x |")
     lines.append("")
+    lines += phases.table("compaction")
     ratio = rs_wall / ours_wall
     summary = [("compaction throughput (bin-packing)", f"{ratio:.2f}x", f"peak RSS {med('delta-compactor', 1):.0f} MB")]
     return "\n".join(lines) + "\n", summary
@@ -467,7 +473,7 @@ def demo_bench(args, work):
     files, size = table_bytes(source)
     expected = rows_and_sum(source)
     results = {"delta-compactor run": [], "delta-rs optimize.compact": []}
-    tools = (("delta-compactor run", ours), ("delta-rs optimize.compact", delta_rs))
+    tools = (("delta-compactor run", lambda p: ours(p, section="demo")), ("delta-rs optimize.compact", delta_rs))
     for i in range(args.repeat):
         for name, fn in tools:
             copy = work / f"demo-{i}-{name.split()[0]}"
@@ -490,6 +496,7 @@ def demo_bench(args, work):
         lines.append(f"| {name} | {w:.2f} ({min(walls):.2f}-{max(walls):.2f}) | "
                      f"{statistics.median(r[1] for r in runs):.0f} | {runs[0][2]} | {rs_wall / w:.2f}x |")
     lines.append("")
+    lines += phases.table("demo")
     ours_wall = statistics.median(r[0] for r in results["delta-compactor run"])
     return "\n".join(lines) + "\n", [("demo table, whole run", f"{rs_wall / ours_wall:.2f}x", "start-up dominated")]
 
@@ -536,6 +543,7 @@ def metadata_bench(args, work):
     for i in range(args.repeat):
         wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "inspect", "--table-uri", str(source), "--json"])
         report = json.loads(out)
+        phases.note("metadata", "inspect", report)
         got = (report["total_files"], report["total_small_files"], len(report["partitions"]))
         inspect["delta-compactor inspect"].append((wall, rss, got))
         wall_rs, rss_rs, out_rs = measured([PY, "-c", INSPECT_DELTA_RS, str(source), str(TARGET_MB)])
@@ -563,7 +571,9 @@ def metadata_bench(args, work):
             if name.startswith("delta-compactor"):
                 wall, rss, out = measured([str(ROOT / "bin" / "compactor"), "vacuum", "--table-uri", str(copy),
                                            "--vacuum-dry-run", "false", "--json"])
-                deleted = json.loads(out)["deleted_files_count"]
+                report = json.loads(out)
+                phases.note("metadata", "vacuum (lite)", report)
+                deleted = report["deleted_files_count"]
             else:
                 wall, rss, out = measured([PY, "-c", VACUUM_DELTA_RS, str(copy)])
                 deleted = int(out.split()[0])
@@ -607,7 +617,7 @@ def metadata_bench(args, work):
              f"and rows and sum(amount) must be unchanged afterwards.",
              "",
              "| tool | wall s | peak RSS MB | result | vs delta-rs (time) |",
-             "|---|---|---|---|---|", *vacuum_rows, ""]
+             "|---|---|---|---|---|", *vacuum_rows, "", *phases.table("metadata")]
     summary = [(f"inspection of {args.meta_files} files", f"{inspect_ratio:.2f}x", ""),
                (f"vacuum of {tombstones} tombstoned files", f"{vacuum_ratio:.2f}x", "")]
     return "\n".join(lines) + "\n", summary

@@ -28,6 +28,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import phases as phase_timings  # bench/phases.py: the report's timings_ms per command
+
 ACCESS_KEY = "bench"
 SECRET_KEY = "bench-secret"
 
@@ -314,6 +316,7 @@ def s3_bench(args, work, root, py, generate, rows_and_sum, table_bytes):
             (base / f"delta-compactor-run-{i + 1}.log").write_text(proc.stderr)
             report = json.loads(proc.stdout)
             assert report["compacted"], report["steps"]
+            phase_timings.note("s3", "run", report)
             got = rows_and_sum(server.local_path(bucket))
             assert got == expected, f"delta-compactor changed the data on S3: {got} != {expected}"
             run_phases.append(phases(proc.stderr, t0, t1))
@@ -335,6 +338,7 @@ def s3_bench(args, work, root, py, generate, rows_and_sum, table_bytes):
                                      env=compactor_env(endpoint))
                 counts = proxy.counts()
                 report = json.loads(proc.stdout)
+                phase_timings.note("s3", name.replace("delta-compactor ", ""), report)
                 runs[name].append(dict(counts, wall=t1 - t0, candidates=report["candidate_files_count"]))
                 print(f"bench: s3 run {i + 1} {name}: {t1 - t0:.1f} s, {counts['requests']} requests", flush=True)
             server.drop(bucket)
@@ -405,6 +409,7 @@ def s3_bench(args, work, root, py, generate, rows_and_sum, table_bytes):
         lines.append(f"| {name} | {span(name, 'wall')} | {med(name, 'requests'):.0f} | "
                      f"{med(name, 'wall') / base_wall:.2f}x |")
     lines.append("")
+    lines += phase_timings.table("s3")
     summary = [("S3 whole run vs optimize.compact", f"{rs_wall / total:.2f}x",
                 f"{args.s3_latency_ms:g} ms/request, {args.s3_mb_per_s:g} MB/s per connection; downloaded "
                 f"{med(ours, 'bytes_down') / size:.2f}x the table (delta-rs {med(rs, 'bytes_down') / size:.2f}x)"),

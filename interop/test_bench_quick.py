@@ -47,5 +47,11 @@ def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
         assert re.search(r"^\| " + re.escape(name) + r" \| \d+\.\d\dx \|", out, re.M), name
     requests = re.search(r"^\| delta-compactor run \| [^|]+ \| [^|]+ \| (\d+) \| ([\d.]+) \|", s3, re.M)
     assert requests and int(requests.group(1)) > 0 and float(requests.group(2)) > 0, s3[:2000]
+    # Every section shows our phase timings (the report's timings_ms) under their report names.
+    headings = [m.start() for m in re.finditer(r"^#### ", out, re.M)] + [len(out)]
+    for start, end in zip(headings, headings[1:]):
+        section = out[start:end]
+        assert "| command | inspect | probe_before | download | rewrite | verify | upload | commit | probe_after | " \
+               "vacuum_plan | deliver | wall |" in section, section[:200]
     # --quick writes nothing.
     assert (ROOT / "bench" / "RESULTS.md").read_bytes() == results

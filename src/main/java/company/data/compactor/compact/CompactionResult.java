@@ -9,12 +9,24 @@ import java.util.List;
  * @param versionAfter the table version after the last commit (versionBefore when none)
  * @param partitions each partition's outcome, in plan order
  * @param durationMs wall time of the execution
+ * @param timings where that time went, phase by phase
  */
 public record CompactionResult(
-    long versionBefore, long versionAfter, List<PartitionResult> partitions, long durationMs) {
+    long versionBefore,
+    long versionAfter,
+    List<PartitionResult> partitions,
+    long durationMs,
+    CompactionTimings timings) {
 
   public CompactionResult {
     partitions = List.copyOf(partitions);
+    timings = timings == null ? CompactionTimings.NONE : timings;
+  }
+
+  /** A result whose phases were not timed. */
+  public CompactionResult(
+      long versionBefore, long versionAfter, List<PartitionResult> partitions, long durationMs) {
+    this(versionBefore, versionAfter, partitions, durationMs, CompactionTimings.NONE);
   }
 
   private List<PartitionResult> committed() {

@@ -35,6 +35,7 @@ import company.data.compactor.report.FileSizeHistogram;
 import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.MaintenanceReport;
+import company.data.compactor.report.PhaseTimings.Phase;
 import company.data.compactor.report.RunState;
 import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.SweepReport;
@@ -92,6 +93,7 @@ public final class MaintenancePipeline {
 
   private MaintenanceReport runValid(
       MaintenanceRequest request, TableLocation location, Instant started, String executionId) {
+    PhaseClock phases = new PhaseClock();
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {
       // The demo schema is known before seeding, so a bad input touches nothing.
@@ -109,13 +111,14 @@ public final class MaintenancePipeline {
     } else {
       steps.add(StepOutcome.skipped("seed", "demo_mode is false"));
     }
-    TableSnapshot snapshot = ports.tables().loadLatest(location);
+    TableSnapshot snapshot = phases.time(Phase.INSPECT, () -> ports.tables().loadLatest(location));
     request = fittedZOrder(request, snapshot, steps);
     PartitionFilter filter = tableChecked(request, snapshot.schema());
     // A retention property the vacuum step would refuse stops the run before compaction writes.
     Retention.effective(request.vacuumRetentionHours(), snapshot.properties());
     SweepReport sweep = sweep(location, Sweeper.Scope.SCRATCH_AND_TABLE);
-    TableHealth health = inspect(request, snapshot);
+    MaintenanceRequest checked = request;
+    TableHealth health = phases.time(Phase.INSPECT, () -> inspect(checked, snapshot));
     steps.add(inspected(health));
     List<PartitionValues> probed = mostFragmented(health, ports.probe().samplePartitions());
     List<String> probeFailures = new ArrayList<>();
@@ -123,15 +126,21 @@ public final class MaintenancePipeline {
     CompactionPlan plan = CompactionPlanner.plan(snapshot, options(request, filter));
     long elapsedMs = Math.max(0, ports.clock().millis() - started.toEpochMilli());
     ProbeResult pre =
-        probe(
-            "before",
-            snapshot,
-            probeFailures,
+        phases.time(
+            Phase.PROBE_BEFORE,
             () ->
-                ports
-                    .probe()
-                    .before(
-                        snapshot, probed, elapsedMs, plan.isEmpty() ? 0 : plan.bytesToRewrite()));
+                probe(
+                    "before",
+                    snapshot,
+                    probeFailures,
+                    () ->
+                        ports
+                            .probe()
+                            .before(
+                                snapshot,
+                                probed,
+                                elapsedMs,
+                                plan.isEmpty() ? 0 : plan.bytesToRewrite())));
     CompactionReport compaction;
     if (plan.isEmpty()) {
       LOG.log(
@@ -153,18 +162,26 @@ public final class MaintenancePipeline {
           plan.filesToRewrite(),
           String.format(Locale.ROOT, "%.3f", ByteSizes.bytesToMb(plan.bytesToRewrite())));
       CompactionResult result = ports.compactor().execute(plan, snapshot);
+      phases.add(result.timings());
       compaction = ReportSections.ran(health, plan, result);
       steps.add(compacted(request, compaction));
     }
     ProbeResult post = null;
     TableSnapshot latest = snapshot;
     if (compaction.compacted()) {
-      TableSnapshot after = ports.tables().loadLatest(location);
+      TableSnapshot after = phases.time(Phase.COMMIT, () -> ports.tables().loadLatest(location));
       latest = after;
       if (pre != null && pre.measured()) {
         ProbeResult before = pre;
         post =
-            probe("after", after, probeFailures, () -> ports.probe().after(after, probed, before));
+            phases.time(
+                Phase.PROBE_AFTER,
+                () ->
+                    probe(
+                        "after",
+                        after,
+                        probeFailures,
+                        () -> ports.probe().after(after, probed, before)));
       }
     }
     LatencyReport latency =
@@ -187,11 +204,16 @@ public final class MaintenancePipeline {
     } else {
       steps.add(probeStep(latency));
     }
+    MaintenanceRequest vacuuming = request;
+    TableSnapshot vacuumed = latest;
     VacuumReport vacuum =
         compaction.fenced()
             ? skipVacuum(steps, "it lost the table's lease during compaction")
-            : vacuum(request, latest, steps);
-    LogCleanupReport logs = compaction.fenced() ? null : logCleanup(request, latest, steps);
+            : phases.time(Phase.VACUUM_PLAN, () -> vacuum(vacuuming, vacuumed, steps));
+    LogCleanupReport logs =
+        compaction.fenced()
+            ? null
+            : phases.time(Phase.VACUUM_PLAN, () -> logCleanup(vacuuming, vacuumed, steps));
     FileSizeHistogram sizes =
         FileSizeHistogram.of(
             snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
@@ -218,8 +240,10 @@ public final class MaintenancePipeline {
     if (logs != null) {
       built = built.withLogCleanup(logs, Summaries.logCleanup(logs));
     }
-    MaintenanceReport report = deliver(request, built);
-    return recorded(request, report);
+    MaintenanceRequest delivering = request;
+    MaintenanceReport delivered = built;
+    MaintenanceReport report = phases.time(Phase.DELIVER, () -> deliver(delivering, delivered));
+    return recorded(request, report.withTimings(phases.timings()));
   }
 
   /**
@@ -340,7 +364,8 @@ public final class MaintenancePipeline {
                         + plan.filesToRewrite()
                         + " files; nothing was rewritten"));
     return report(
-        "plan", start, location, null, ReportSections.notRun(start.health(), plan), null, steps);
+            "plan", start, location, null, ReportSections.notRun(start.health(), plan), null, steps)
+        .withTimings(start.phases().timings());
   }
 
   /**
@@ -350,7 +375,8 @@ public final class MaintenancePipeline {
   public MaintenanceReport inspectOnly(AdmittedRun run) {
     TableLocation location = run.location();
     ReadOnlyStart start = startReadOnly(run);
-    return report("inspect", start, location, null, null, null, List.of(inspected(start.health())));
+    return report("inspect", start, location, null, null, null, List.of(inspected(start.health())))
+        .withTimings(start.phases().timings());
   }
 
   /**
@@ -368,10 +394,15 @@ public final class MaintenancePipeline {
                 ? Sweeper.Scope.SCRATCH_ONLY
                 : Sweeper.Scope.SCRATCH_AND_TABLE);
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
-    VacuumReport vacuum = vacuum(start.request(), start.snapshot(), steps);
+    VacuumReport vacuum =
+        start
+            .phases()
+            .time(Phase.VACUUM_PLAN, () -> vacuum(start.request(), start.snapshot(), steps));
     return recorded(
         start.request(),
-        report("vacuum", start, location, null, null, vacuum, steps).withSweep(sweep));
+        report("vacuum", start, location, null, null, vacuum, steps)
+            .withSweep(sweep)
+            .withTimings(start.phases().timings()));
   }
 
   /**
@@ -383,11 +414,15 @@ public final class MaintenancePipeline {
     TableLocation location = run.location();
     ReadOnlyStart start = startReadOnly(run);
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
-    LogCleanupReport logs = logCleanup(start.request(), start.snapshot(), steps);
+    LogCleanupReport logs =
+        start
+            .phases()
+            .time(Phase.VACUUM_PLAN, () -> logCleanup(start.request(), start.snapshot(), steps));
     return recorded(
         start.request(),
         report("cleanup-log", start, location, null, null, null, steps)
-            .withLogCleanup(logs, Summaries.logCleanup(logs)));
+            .withLogCleanup(logs, Summaries.logCleanup(logs))
+            .withTimings(start.phases().timings()));
   }
 
   /** What the single-step commands share: the request without demo mode, the table inspected. */
@@ -396,14 +431,18 @@ public final class MaintenancePipeline {
       String executionId,
       MaintenanceRequest request,
       TableSnapshot snapshot,
-      TableHealth health) {}
+      TableHealth health,
+      PhaseClock phases) {}
 
   private ReadOnlyStart startReadOnly(AdmittedRun run) {
+    PhaseClock phases = new PhaseClock();
     Instant started = ports.clock().instant();
     String executionId = ports.executionIds().get();
-    TableSnapshot snapshot = ports.tables().loadLatest(run.location());
+    TableSnapshot snapshot =
+        phases.time(Phase.INSPECT, () -> ports.tables().loadLatest(run.location()));
     MaintenanceRequest readOnly = fittedZOrder(run.request().withoutDemo(), snapshot, null);
-    return new ReadOnlyStart(started, executionId, readOnly, snapshot, inspect(readOnly, snapshot));
+    TableHealth health = phases.time(Phase.INSPECT, () -> inspect(readOnly, snapshot));
+    return new ReadOnlyStart(started, executionId, readOnly, snapshot, health, phases);
   }
 
   private MaintenanceReport report(

@@ -71,6 +71,24 @@ public record ProbeSample(List<DataFile> files, long bytes, int partitionsAvaila
     return new ProbeSample(chosen, bytes, available);
   }
 
+  /**
+   * The longest prefix of this sample (in its round-robin order, so every partition it reaches
+   * stays represented) whose files together hold at most {@code maxBytes}; empty when even the
+   * first file is larger. Pure.
+   */
+  public ProbeSample prefixWithin(long maxBytes) {
+    List<DataFile> kept = new ArrayList<>();
+    long total = 0;
+    for (DataFile file : files) {
+      if (total + file.sizeBytes() > maxBytes) {
+        break;
+      }
+      kept.add(file);
+      total += file.sizeBytes();
+    }
+    return kept.size() == files.size() ? this : new ProbeSample(kept, total, partitionsAvailable);
+  }
+
   /** Whether the chosen partitions had files but none fit the byte cap. */
   public boolean nothingFits() {
     return files.isEmpty() && partitionsAvailable > 0;

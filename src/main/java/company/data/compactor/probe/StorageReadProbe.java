@@ -82,7 +82,8 @@ public final class StorageReadProbe implements LatencyProbe {
             + " partitions after compaction, from the files that then hold their rows), read in"
             + " place on local storage or fetched %d at a time into scratch on object stores;"
             + " \"%s\" on them with DuckDB; one warm-up pass, then median of %d runs (fewer when"
-            + " the time budget, %.1f%% of the estimated run and at least %d ms, runs out)",
+            + " the time budget, %.1f%% of the estimated run and at least %d ms, runs out; over a"
+            + " prefix of the sample when the warm-up shows the whole one does not fit)",
         settings.maxFiles(),
         settings.maxBytes(),
         settings.maxPartitions(),
@@ -205,12 +206,20 @@ public final class StorageReadProbe implements LatencyProbe {
       Share budget = allotment.once(sample.bytes(), warmUpMs);
       long totalMs = budget.totalMs();
       long shareMs = budget.shareMs();
+      // A whole sample that does not fit again is cut to the prefix that does, rather than skipped.
+      ProbeSample timedSample =
+          sample.prefixWithin(
+              ProbeBudget.bytesThatFit(sample.bytes(), warmUpMs, shareMs - msSince(started)));
+      if (timedSample.files().isEmpty()) {
+        timedSample = sample;
+      }
       List<Double> runs = new ArrayList<>();
       String result = warmUp.result();
-      double slowest = warmUpMs;
+      double slowest =
+          timedSample == sample ? warmUpMs : warmUpMs * timedSample.bytes() / sample.bytes();
       while (runs.size() < settings.runs() && msSince(started) + slowest <= shareMs) {
         long passStarted = System.nanoTime();
-        Pass timed = pass(sample.files(), method);
+        Pass timed = pass(timedSample.files(), method);
         double ms = (System.nanoTime() - passStarted) / 1e6;
         downloaded += timed.downloadedBytes();
         runs.add(ms);
@@ -223,7 +232,7 @@ public final class StorageReadProbe implements LatencyProbe {
                 Locale.ROOT,
                 "budget: the warm-up pass took %.0f ms and %d ms of this measurement's %d ms share"
                     + " of the %d ms budget were used, so no timed pass fits; raise %s or %s, or"
-                    + " lower %s or %s",
+                    + " lower %s or %s (not even a pass over the sample's first file would fit)",
                 warmUpMs,
                 msSince(started),
                 Math.max(0, shareMs),
@@ -244,9 +253,9 @@ public final class StorageReadProbe implements LatencyProbe {
           null,
           round(median(runs)),
           runs.stream().map(StorageReadProbe::round).toList(),
-          sample.files().size(),
-          sample.bytes(),
-          labels,
+          timedSample.files().size(),
+          timedSample.bytes(),
+          labels(timedSample, partitions),
           result,
           method,
           totalMs,

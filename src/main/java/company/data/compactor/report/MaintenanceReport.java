@@ -49,6 +49,8 @@ import java.util.Map;
  * @param summary a short human summary
  * @param sweep what the run's sweep removed of earlier, killed runs (an object of its own); null
  *     for {@code plan} and {@code inspect}, which do not sweep
+ * @param timingsMs where the command's time went, phase by phase ({@code timings_ms}); null only
+ *     while the report is being built
  * @param execution where compaction executed, in process or across the state machine (unwrapped to
  *     the top level, {@code execution_mode} ...); null where the entry point does not decide (the
  *     CLI, {@code plan}, {@code inspect})
@@ -84,6 +86,7 @@ public record MaintenanceReport(
     List<StepOutcome> steps,
     String summary,
     SweepReport sweep,
+    PhaseTimings timingsMs,
     @JsonUnwrapped ExecutionReport execution) {
 
   /** The current {@code schema_version}. */
@@ -105,7 +108,9 @@ public record MaintenanceReport(
         skipping,
         delivery,
         skipping == null ? summary : summary + " " + skipping.sentence(),
-        sweep);
+        sweep,
+        timingsMs,
+        execution);
   }
 
   /**
@@ -113,7 +118,7 @@ public record MaintenanceReport(
    * the summary.
    */
   public MaintenanceReport withLogCleanup(LogCleanupReport logCleanup, String sentence) {
-    return with(logCleanup, zorderSkipping, delivery, summary + " " + sentence, sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary + " " + sentence, sweep, timingsMs, execution);
   }
 
   /**
@@ -137,17 +142,22 @@ public record MaintenanceReport(
 
   /** This report with {@code sweep} in place of its own. */
   public MaintenanceReport withSweep(SweepReport sweep) {
-    return with(logCleanup, zorderSkipping, delivery, summary, sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, timingsMs, execution);
+  }
+
+  /** This report with {@code timings} as its {@code timings_ms}. */
+  public MaintenanceReport withTimings(PhaseTimings timings) {
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, timings, execution);
   }
 
   /** This report with {@code delivery} in place of its own. */
   public MaintenanceReport withDelivery(DeliveryReport delivery) {
-    return with(logCleanup, zorderSkipping, delivery, summary, sweep);
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, timingsMs, execution);
   }
 
   /** This report with {@code execution} in place of its own. */
   public MaintenanceReport withExecution(ExecutionReport execution) {
-    return with(logCleanup, zorderSkipping, delivery, summary, sweep, execution);
+    return with(logCleanup, zorderSkipping, delivery, summary, sweep, timingsMs, execution);
   }
 
   /** This report with the sections the run adds after the fact replaced (the one copy of it). */
@@ -156,16 +166,8 @@ public record MaintenanceReport(
       ZOrderSkippingReport zorderSkipping,
       DeliveryReport delivery,
       String summary,
-      SweepReport sweep) {
-    return with(logCleanup, zorderSkipping, delivery, summary, sweep, execution);
-  }
-
-  private MaintenanceReport with(
-      LogCleanupReport logCleanup,
-      ZOrderSkippingReport zorderSkipping,
-      DeliveryReport delivery,
-      String summary,
       SweepReport sweep,
+      PhaseTimings timingsMs,
       ExecutionReport execution) {
     return new MaintenanceReport(
         schemaVersion,
@@ -198,6 +200,7 @@ public record MaintenanceReport(
         steps,
         summary,
         sweep,
+        timingsMs,
         execution);
   }
 }

@@ -68,4 +68,19 @@ class ProbeSampleTest {
     assertThat(sample.nothingFits()).isTrue();
     assertThat(ProbeSample.select(List.of(), List.of(A), 64, 1_000, 1).nothingFits()).isFalse();
   }
+
+  @Test
+  void aPrefixWithinABudgetOfBytes_keepsTheRoundRobinOrder_andCanBeEmpty() {
+    List<DataFile> files =
+        List.of(file(A, "a1", 10), file(A, "a2", 10), file(B, "b1", 30), file(B, "b2", 10));
+    ProbeSample sample = ProbeSample.select(files, List.of(A, B), 10, 1_000, Long.MAX_VALUE);
+
+    ProbeSample prefix = sample.prefixWithin(45);
+
+    assertThat(names(prefix)).containsExactly("a1", "b1");
+    assertThat(prefix.bytes()).isEqualTo(40);
+    assertThat(prefix.partitionsAvailable()).isEqualTo(sample.partitionsAvailable());
+    assertThat(sample.prefixWithin(1_000)).isEqualTo(sample);
+    assertThat(sample.prefixWithin(9).files()).isEmpty();
+  }
 }

@@ -4,6 +4,7 @@ import company.data.compactor.compact.Bin;
 import company.data.compactor.compact.CompactionPlan;
 import company.data.compactor.compact.CompactionResult;
 import company.data.compactor.compact.PartitionResult;
+import company.data.compactor.compact.exec.StageClock.Stage;
 import company.data.compactor.delta.DeletionVectorLoader;
 import company.data.compactor.delta.NewDataFile;
 import company.data.compactor.delta.RewriteCommitter;
@@ -101,13 +102,13 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   @Override
   public CompactionResult execute(CompactionPlan plan, TableSnapshot snapshot) {
     long started = clock.millis();
+    StageClock stages = new StageClock();
     Map<PartitionValues, List<Bin>> byPartition = new LinkedHashMap<>();
     for (Bin bin : plan.bins()) {
       byPartition.computeIfAbsent(bin.partition(), k -> new ArrayList<>()).add(bin);
     }
-    List<PartitionResult> results = new ArrayList<>();
-    long version = plan.readVersion();
-    int done = 0;
+    List<Bin> order = byPartition.values().stream().flatMap(List::stream).toList();
+    Progress progress = new Progress(snapshot, plan.readVersion(), byPartition.size());
     try (Scratch scratch = Scratch.create(scratchRoot);
         BinRewriter rewriter = rewriters.open(settings, scratch.dir());
         RewriteVerifier verifier =
@@ -116,131 +117,276 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                 ColumnMappingMode.of(snapshot.properties()),
                 settings,
                 scratch.dir())) {
-      Roles roles =
-          new Roles(
-              new BinRunner(storage, rewriter, settings, clock),
-              verifier,
-              new RewriteCommitManager(storage, committer));
+      BinRunner runner = new BinRunner(storage, rewriter, settings, clock);
       for (PartitionValues partition : byPartition.keySet()) {
-        roles.runner().refuseOutputOutsideRoot(snapshot.location(), partition);
+        runner.refuseOutputOutsideRoot(snapshot.location(), partition);
       }
-      String fenced = null;
-      for (Map.Entry<PartitionValues, List<Bin>> entry : byPartition.entrySet()) {
-        PartitionResult result =
-            fenced != null
-                ? PartitionResult.notCommitted(
-                    entry.getKey(),
-                    PartitionResult.Status.FENCED,
-                    "not attempted: the run lost the table's lease before it (" + fenced + ")")
-                : compactPartition(
-                    plan, snapshot, entry.getKey(), entry.getValue(), scratch, roles);
-        if (result.status() == PartitionResult.Status.FENCED && fenced == null) {
-          fenced = result.detail();
+      try (BinOverlap overlap = new BinOverlap(mode(order), runner, scratch, order, stages)) {
+        Roles roles =
+            new Roles(
+                runner, verifier, new RewriteCommitManager(storage, committer), stages, overlap);
+        for (Map.Entry<PartitionValues, List<Bin>> entry : byPartition.entrySet()) {
+          if (progress.fenced() != null) {
+            progress.record(notAttempted(entry.getKey(), progress.fenced()));
+          } else {
+            compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), roles, progress);
+          }
         }
-        results.add(result);
-        if (result.committedVersion() != null) {
-          version = Math.max(version, result.committedVersion());
-        }
-        done++;
-        LOG.log(
-            Level.INFO,
-            "compaction progress: table={0} partition={1} status={2} files={3}->{4} partitions_done={5}/{6}",
-            snapshot.location(),
-            entry.getKey().label(),
-            result.status(),
-            result.filesRemoved(),
-            result.filesAdded(),
-            done,
-            byPartition.size());
+        progress.collect(overlap.awaitLane());
       }
     } catch (SQLException | IOException e) {
       throw Errors.operationFailed("rewriting files of " + snapshot.location(), e);
     }
-    return new CompactionResult(plan.readVersion(), version, results, clock.millis() - started);
+    return new CompactionResult(
+        plan.readVersion(),
+        progress.version(),
+        progress.results(),
+        clock.millis() - started,
+        stages.timings());
   }
 
   /**
-   * The three roles of one execution, each its own class: the runner reads and rewrites, the
-   * verifier (its own database and queries) compares both sides, the commit manager commits and
-   * decides what may be deleted.
+   * Object stores overlap the transfers with the rewrite; local storage reads inputs in place, so
+   * there is nothing to overlap and bins go one after another.
    */
-  private record Roles(BinRunner runner, RewriteVerifier verifier, RewriteCommitManager commits) {}
+  private BinOverlap.Mode mode(List<Bin> order) {
+    boolean local =
+        !order.isEmpty() && storage.localFile(order.get(0).files().get(0).path()).isPresent();
+    return local ? BinOverlap.Mode.SEQUENTIAL : BinOverlap.Mode.OVERLAPPED;
+  }
+
+  private static PartitionResult notAttempted(PartitionValues partition, String fenced) {
+    return PartitionResult.notCommitted(
+        partition,
+        PartitionResult.Status.FENCED,
+        "not attempted: the run lost the table's lease before it (" + fenced + ")");
+  }
 
   /**
-   * Rewrites a partition's bins and commits them together. A bin that cannot be verified stops the
-   * partition before its commit; whatever it had uploaded is deleted (nothing references it).
+   * The partitions' results in plan order as they end (on object stores a partition's commit ends
+   * in the lane, after the next bin was rewritten), the version they reached and the first fencing.
    */
-  private PartitionResult compactPartition(
+  private static final class Progress {
+    private final TableSnapshot snapshot;
+    private final int partitions;
+    private final List<PartitionResult> results = new ArrayList<>();
+    private long version;
+    private String fenced;
+
+    Progress(TableSnapshot snapshot, long readVersion, int partitions) {
+      this.snapshot = snapshot;
+      this.version = readVersion;
+      this.partitions = partitions;
+    }
+
+    void collect(java.util.Optional<PartitionResult> ended) {
+      ended.ifPresent(this::record);
+    }
+
+    void record(PartitionResult result) {
+      if (result.status() == PartitionResult.Status.FENCED && fenced == null) {
+        fenced = result.detail();
+      }
+      results.add(result);
+      if (result.committedVersion() != null) {
+        version = Math.max(version, result.committedVersion());
+      }
+      LOG.log(
+          Level.INFO,
+          "compaction progress: table={0} partition={1} status={2} files={3}->{4} partitions_done={5}/{6}",
+          snapshot.location(),
+          result.partition().label(),
+          result.status(),
+          result.filesRemoved(),
+          result.filesAdded(),
+          results.size(),
+          partitions);
+    }
+
+    String fenced() {
+      return fenced;
+    }
+
+    long version() {
+      return version;
+    }
+
+    List<PartitionResult> results() {
+      return results;
+    }
+  }
+
+  /**
+   * The roles of one execution, each its own class: the runner reads and rewrites, the verifier
+   * (its own database and queries) compares both sides, the commit manager commits and decides what
+   * may be deleted; the overlap runs the transfers beside them on object stores.
+   */
+  private record Roles(
+      BinRunner runner,
+      RewriteVerifier verifier,
+      RewriteCommitManager commits,
+      StageClock stages,
+      BinOverlap overlap) {}
+
+  /**
+   * Rewrites a partition's bins and hands them, verified, to the lane, which uploads them and then
+   * commits them together (see {@link BinOverlap}); the partition's result is recorded in {@code
+   * progress} when it ends. A bin that cannot be verified stops the partition before its commit;
+   * whatever it had uploaded is deleted (nothing references it), after the lane is idle.
+   */
+  private void compactPartition(
       CompactionPlan plan,
       TableSnapshot snapshot,
       PartitionValues partition,
       List<Bin> bins,
-      Scratch scratch,
-      Roles roles)
+      Roles roles,
+      Progress progress)
       throws IOException, SQLException {
+    BinOverlap overlap = roles.overlap();
     List<DataFile> removed = new ArrayList<>();
     List<NewDataFile> added = new ArrayList<>();
     long rows = 0;
     boolean handedOver = false;
     try {
-      for (Bin bin : bins) {
-        Path binDir = scratch.newDirectory("bin-" + java.util.UUID.randomUUID());
+      for (int b = 0; b < bins.size(); b++) {
+        Bin bin = bins.get(b);
+        BinOverlap.Fetched fetched = overlap.take(bin);
+        Path binDir = fetched.binDir();
+        List<Path> inputs = fetched.inputs();
+        boolean binHandedOver = false;
         try {
-          List<Path> inputs = roles.runner().fetch(bin, binDir.resolve("in"));
+          long t = System.nanoTime();
           DeletedRows deleted = deletedRows(snapshot, bin, inputs);
+          roles.stages().since(Stage.DOWNLOAD, t);
+          t = System.nanoTime();
           RewriteVerifier.Fingerprint before =
               roles.verifier().measure(inputSide(bin, inputs), deleted);
+          roles.stages().since(Stage.VERIFY, t);
+          t = System.nanoTime();
           List<BinRunner.Output> outputs =
               roles.runner().rewrite(plan, snapshot, bin, inputs, deleted, binDir.resolve("out"));
+          roles.stages().since(Stage.REWRITE, t);
+          t = System.nanoTime();
           roles
               .verifier()
               .refuseUnmappedOutputs(outputs.stream().map(o -> o.written().path()).toList());
           List<String> differences =
               before.differences(roles.verifier().measure(outputSide(outputs)));
+          roles.stages().since(Stage.VERIFY, t);
+          // Whatever the lane was doing ends first: an earlier partition's result comes before this
+          // one's, and this partition's uploads so far are all in before any is deleted.
+          progress.collect(overlap.awaitLane());
+          if (progress.fenced() != null) {
+            progress.record(notAttempted(partition, progress.fenced()));
+            return;
+          }
           if (!differences.isEmpty()) {
-            return PartitionResult.notCommitted(
-                partition,
-                PartitionResult.Status.VERIFICATION_FAILED,
-                "readers would see other data after the rewrite ("
-                    + String.join(", ", differences)
-                    + "); nothing was committed");
+            progress.record(
+                PartitionResult.notCommitted(
+                    partition,
+                    PartitionResult.Status.VERIFICATION_FAILED,
+                    "readers would see other data after the rewrite ("
+                        + String.join(", ", differences)
+                        + "); nothing was committed"));
+            return;
           }
-          for (BinRunner.Output output : outputs) {
-            roles.runner().upload(snapshot.location(), output);
-            added.add(output.file());
-          }
+          // The inputs are no longer needed; the outputs stay until the lane has uploaded them.
+          Scratch.deleteTree(binDir.resolve("in"));
+          added.addAll(outputs.stream().map(BinRunner.Output::file).toList());
           removed.addAll(bin.files());
           rows += before.rows();
+          List<NewDataFile> uploadedSoFar = List.copyOf(added);
+          RewriteCommitManager.PartitionRewrite rewrite =
+              b == bins.size() - 1
+                  ? new RewriteCommitManager.PartitionRewrite(
+                      partition, bins.size(), List.copyOf(removed), uploadedSoFar, rows)
+                  : null;
+          binHandedOver = true;
+          handedOver = rewrite != null;
+          progress.collect(
+              overlap.handOver(
+                  () -> {
+                    upload(snapshot, outputs, uploadedSoFar, binDir, roles);
+                    return rewrite == null
+                        ? java.util.Optional.empty()
+                        : java.util.Optional.of(commit(plan, snapshot, rewrite, roles));
+                  }));
         } catch (RewriteVerifier.Refused e) {
-          return PartitionResult.notCommitted(
-              partition,
-              PartitionResult.Status.VERIFICATION_FAILED,
-              e.getMessage() + "; nothing was committed");
+          progress.collect(overlap.awaitLane());
+          progress.record(
+              progress.fenced() != null
+                  ? notAttempted(partition, progress.fenced())
+                  : PartitionResult.notCommitted(
+                      partition,
+                      PartitionResult.Status.VERIFICATION_FAILED,
+                      e.getMessage() + "; nothing was committed"));
+          return;
         } finally {
-          Scratch.deleteTree(binDir);
+          if (!binHandedOver) {
+            Scratch.deleteTree(binDir);
+          }
         }
       }
+    } finally {
+      if (!handedOver) {
+        // Failed before the commit was handed over: nothing references these files, so they are
+        // cleanable once the lane has finished uploading. Once the lane has the commit the outcome
+        // may be unknown, and they stay.
+        overlap.awaitLaneQuietly();
+        roles.commits().discard(snapshot, added);
+      }
+    }
+  }
+
+  /**
+   * The lane's upload of one bin's verified outputs; on failure every file of the partition
+   * uploaded so far is deleted (nothing references them) before the failure is passed on.
+   */
+  private void upload(
+      TableSnapshot snapshot,
+      List<BinRunner.Output> outputs,
+      List<NewDataFile> uploadedSoFar,
+      Path binDir,
+      Roles roles)
+      throws IOException {
+    long t = System.nanoTime();
+    try {
+      for (BinRunner.Output output : outputs) {
+        roles.runner().upload(snapshot.location(), output);
+      }
+    } catch (RuntimeException e) {
+      roles.commits().discard(snapshot, uploadedSoFar);
+      throw e;
+    } finally {
+      roles.stages().since(Stage.UPLOAD, t);
+      Scratch.deleteTree(binDir);
+    }
+  }
+
+  /**
+   * The lane's commit of a partition whose bins are all uploaded: only while the run still holds
+   * the table's lease (else fenced, its files deleted), in the plan's order.
+   */
+  private PartitionResult commit(
+      CompactionPlan plan,
+      TableSnapshot snapshot,
+      RewriteCommitManager.PartitionRewrite rewrite,
+      Roles roles) {
+    long committing = System.nanoTime();
+    try {
       try {
         guard.assertHeld();
       } catch (CompactorException e) {
         // Fenced: another run holds the table now. Nothing references the uploads: cleanable.
+        roles.commits().discard(snapshot, rewrite.added());
         return PartitionResult.notCommitted(
-            partition, PartitionResult.Status.FENCED, e.getMessage() + " Nothing was committed.");
+            rewrite.partition(),
+            PartitionResult.Status.FENCED,
+            e.getMessage() + " Nothing was committed.");
       }
-      handedOver = true;
-      return roles
-          .commits()
-          .commit(
-              plan,
-              snapshot,
-              new RewriteCommitManager.PartitionRewrite(
-                  partition, bins.size(), removed, added, rows));
+      return roles.commits().commit(plan, snapshot, rewrite);
     } finally {
-      if (!handedOver) {
-        // Failed before the commit was attempted: nothing references these files, so they are
-        // cleanable. Once the commit manager has them the outcome may be unknown, and they stay.
-        roles.commits().discard(snapshot, added);
-      }
+      roles.stages().since(Stage.COMMIT, committing);
     }
   }
 

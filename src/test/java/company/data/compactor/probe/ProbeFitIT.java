@@ -1,0 +1,95 @@
+package company.data.compactor.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelTableWriter;
+import company.data.compactor.demo.DemoSeeder;
+import company.data.compactor.demo.DemoTable;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSnapshot;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.ForwardingStorage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * On an object store whose reads are slow for the probe's budget (the S3 benchmark's case: the
+ * warm-up took 645 ms of a 1 s share), the timed passes read a prefix of the sample that fits
+ * instead of skipping the measurement (issue 21).
+ */
+class ProbeFitIT {
+
+  private static final long GET_MS = 100;
+
+  @TempDir Path work;
+
+  /** The demo table read as from an object store: every GET takes {@value #GET_MS} ms. */
+  private static final class SlowObjectStore extends ForwardingStorage {
+    SlowObjectStore() {
+      super(new LocalStorage());
+    }
+
+    @Override
+    public Optional<Path> localFile(String path) {
+      return Optional.empty();
+    }
+
+    @Override
+    public InputStream openFrom(String path, long offset) throws IOException {
+      try {
+        Thread.sleep(GET_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted");
+      }
+      return super.openFrom(path, offset);
+    }
+  }
+
+  @Test
+  void aWarmUpThatLeavesRoomForLessThanTheWholeSample_measuresAPrefixOfIt() {
+    LocalStorage local = new LocalStorage();
+    TableLocation location = TableLocation.parse("demo", work.resolve("t"));
+    KernelDeltaTables tables = new KernelDeltaTables(local);
+    new DemoSeeder(local, tables, new KernelTableWriter(local)).seed(location);
+    TableSnapshot snapshot = tables.loadLatest(location);
+    List<PartitionValues> partitions =
+        DemoTable.DATES.stream().map(d -> new PartitionValues(Map.of("event_date", d))).toList();
+    // One GET at a time: the warm-up over the 30 files takes ~3 s of the 4 s share (8 s floor,
+    // nothing planned); the whole sample again does not fit the ~1 s left.
+    ProbeSettings settings =
+        new ProbeSettings(
+            ProbeSettings.DEFAULT_QUERY, 3, 3, 1, 64, 128L * 1024 * 1024, 0.001, 8_000);
+    StorageReadProbe probe =
+        new StorageReadProbe(new SlowObjectStore(), settings, work.resolve("probe"));
+
+    ProbeResult result = probe.before(snapshot, partitions, 0, 0);
+
+    assertThat(result.measured()).as(result.skipReason()).isTrue();
+    assertThat(result.readMethod()).isEqualTo(ReadMethod.DOWNLOAD);
+    assertThat(result.budgetMs()).isEqualTo(8_000);
+    assertThat(result.files()).as("a prefix of the 30 files").isBetween(1, 29);
+    List<DataFile> all = snapshot.activeFiles();
+    ProbeSample sample =
+        ProbeSample.select(all, partitions, 64, 128L * 1024 * 1024, Long.MAX_VALUE);
+    ProbeSample prefix = sample.prefixWithin(result.bytes());
+    assertThat(prefix.files()).hasSize(result.files());
+    assertThat(prefix.bytes()).isEqualTo(result.bytes());
+    assertThat(result.result())
+        .as("the count over the prefix: 50 rows per file")
+        .isEqualTo(String.valueOf(50L * result.files()));
+    assertThat(result.runsMs()).isNotEmpty();
+    assertThat(result.downloadedBytes())
+        .isEqualTo(sample.bytes() + result.runsMs().size() * result.bytes());
+  }
+}
