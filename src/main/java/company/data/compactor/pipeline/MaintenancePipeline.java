@@ -854,6 +854,7 @@ public final class MaintenancePipeline {
         steps,
         Summaries.of(location, health, latency, compaction, vacuum, steps, request),
         null,
+        null,
         null);
   }
 

@@ -118,7 +118,14 @@ public record MaintenanceReport(
    * the summary.
    */
   public MaintenanceReport withLogCleanup(LogCleanupReport logCleanup, String sentence) {
-    return with(logCleanup, zorderSkipping, delivery, summary + " " + sentence, sweep, timingsMs, execution);
+    return with(
+        logCleanup,
+        zorderSkipping,
+        delivery,
+        summary + " " + sentence,
+        sweep,
+        timingsMs,
+        execution);
   }
 
   /**
