@@ -485,7 +485,19 @@ public final class MaintenancePipeline {
             .vacuum()
             .vacuum(snapshot, mode, request.vacuumRetentionHours(), request.vacuumDryRun());
     VacuumReport report = ReportSections.vacuum(result);
-    if (result.skippedReason() != null) {
+    if (result.fenced()) {
+      steps.add(
+          StepOutcome.failed(
+              "vacuum",
+              RunState.VACUUM_FENCED
+                  + result.fencedReason()
+                  + " ("
+                  + result.deletedFiles()
+                  + " of "
+                  + report.candidateFilesCount()
+                  + " candidates deleted before the lease was lost; the rest stay for the next"
+                  + " run)"));
+    } else if (result.skippedReason() != null) {
       steps.add(StepOutcome.skipped("vacuum", result.skippedReason()));
     } else {
       steps.add(

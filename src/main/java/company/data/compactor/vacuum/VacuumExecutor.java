@@ -5,7 +5,9 @@ import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.LogReader;
 import company.data.compactor.delta.RewriteCommit;
 import company.data.compactor.delta.RewriteCommitter;
+import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
+import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Storage;
@@ -21,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs vacuum on one table: reads the log history and the table's files, plans with {@link
@@ -45,6 +48,7 @@ public final class VacuumExecutor {
   private final LogReader logs;
   private final RewriteCommitter committer;
   private final VacuumPlanner planner;
+  private LeaseGuard guard = LeaseGuard.UNGUARDED;
 
   public VacuumExecutor(
       Storage storage, LogReader logs, RewriteCommitter committer, VacuumPlanner planner) {
@@ -55,7 +59,18 @@ public final class VacuumExecutor {
   }
 
   /**
-   * Vacuums the table of {@code snapshot} (its latest version).
+   * Asks {@code guard} before {@code VACUUM START}, before each batch of deletes and before {@code
+   * VACUUM END} (fencing); {@link LeaseGuard#UNGUARDED} unless set. Returns this executor.
+   */
+  public VacuumExecutor guardedBy(LeaseGuard guard) {
+    this.guard = guard;
+    return this;
+  }
+
+  /**
+   * Vacuums the table of {@code snapshot} (its latest version). A run that loses its table's lease
+   * on the way stops where it is: no further delete, no further commit ({@link
+   * VacuumResult#fencedReason()}).
    *
    * @throws company.data.compactor.error.CompactorException OPERATION_FAILED on storage errors
    */
@@ -82,7 +97,8 @@ public final class VacuumExecutor {
               + " (version "
               + history.oldestCommitVersion()
               + ") is younger than the cutoff; untracked files"
-              + " could still be needed. Use lite mode, or a longer log retention.");
+              + " could still be needed. Use lite mode, or a longer log retention.",
+          null);
     }
     LOG.log(
         Level.INFO,
@@ -95,7 +111,13 @@ public final class VacuumExecutor {
         plan.bytes(),
         dryRun);
     if (dryRun || plan.candidates().isEmpty()) {
-      return new VacuumResult(plan, dryRun, 0, null, null, null);
+      return new VacuumResult(plan, dryRun, 0, null, null, null, null);
+    }
+    // The plan may have taken minutes on a big table: the lease is asked again before anything is
+    // committed or deleted, and before each batch, since another run may hold the table by then.
+    String fenced = fenced();
+    if (fenced != null) {
+      return new VacuumResult(plan, false, 0, null, null, null, fenced);
     }
     long start =
         commit(
@@ -111,7 +133,21 @@ public final class VacuumExecutor {
                 "sizeOfDataToDelete", String.valueOf(plan.bytes())));
     List<String> paths =
         new ArrayList<>(plan.candidates().stream().map(VacuumCandidate::path).toList());
-    int deleted = deleteInBatches(snapshot, paths);
+    AtomicReference<String> lost = new AtomicReference<>();
+    int deleted = deleteInBatches(snapshot, paths, lost);
+    if (lost.get() == null) {
+      lost.set(fenced());
+    }
+    if (lost.get() != null) {
+      LOG.log(
+          Level.WARNING,
+          "vacuum fenced: table={0} deleted={1} of {2}, no VACUUM END: {3}",
+          snapshot.location(),
+          deleted,
+          paths.size(),
+          lost.get());
+      return new VacuumResult(plan, false, deleted, start, null, null, lost.get());
+    }
     long end =
         commit(
             snapshot,
@@ -126,7 +162,7 @@ public final class VacuumExecutor {
         deleted,
         start,
         end);
-    return new VacuumResult(plan, false, deleted, start, end, null);
+    return new VacuumResult(plan, false, deleted, start, end, null, null);
   }
 
   /**
@@ -187,8 +223,10 @@ public final class VacuumExecutor {
    * Deletes {@code paths} in batches of {@value #DELETE_BATCH}, {@value #PARALLEL_DELETES} batches
    * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. On a
    * failure the batches not yet started are cancelled and the error says how many were deleted.
+   * Each batch first asks the lease: once it is lost ({@code lost} set), no batch deletes.
    */
-  private int deleteInBatches(TableSnapshot snapshot, List<String> paths) {
+  private int deleteInBatches(
+      TableSnapshot snapshot, List<String> paths, AtomicReference<String> lost) {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
     AtomicInteger deleted = new AtomicInteger();
     try {
@@ -202,6 +240,14 @@ public final class VacuumExecutor {
             pool.submit(
                 (Callable<Void>)
                     () -> {
+                      if (lost.get() != null) {
+                        return null;
+                      }
+                      String fenced = fenced();
+                      if (fenced != null) {
+                        lost.compareAndSet(null, fenced);
+                        return null;
+                      }
                       int count =
                           storage.deleteAll(stillInside(snapshot.location(), realRoot, batch));
                       int done = deleted.addAndGet(count);
@@ -242,6 +288,16 @@ public final class VacuumExecutor {
           e);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /** Null while the lease is held; otherwise why this run may no longer delete or commit. */
+  private String fenced() {
+    try {
+      guard.assertHeld();
+      return null;
+    } catch (CompactorException e) {
+      return e.getMessage();
     }
   }
 

@@ -174,7 +174,8 @@ public final class Wiring {
                 .guardedBy(guard),
             new StorageReadProbe(storage, probeSettings, workDir.resolve(PROBE_RELATIVE_PATH)),
             new VacuumExecutor(
-                storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
+                    storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock))
+                .guardedBy(guard),
             new LogCleanupExecutor(
                     storage, new KernelTableCheckpointer(storage), new LogCleanupPlanner(clock))
                 .guardedBy(guard),
