@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  *   <li>{@code plan} ({@code run_id}, and {@code inputs}, optional {@code execution_reason} and
  *       {@code lease}, on top or in {@code start}): admits the inputs ({@link
  *       Trigger#STATE_MACHINE}), takes the table's lease for the run id, plans and stores the plan
- *       under the run id; answers the run id, the lease, {@code item_count}, the items (and where
+ *       under the run id; answers the run id, the lease, {@code item_count} (the items stay where
  *       they are stored, {@code items_bucket}/{@code items_key} on S3, for the Distributed Map's
  *       ItemReader). A lease the webhook took for the same run id is continued, not taken again. A
  *       failure after the lease was taken releases it.
@@ -146,13 +146,8 @@ final class FanOutTasks {
     out.put("bytes_to_rewrite", plan.bytesToRewrite());
     out.put("item_count", plan.items().size());
     out.put("max_concurrency", maxConcurrency);
-    List<Map<String, Object>> items = new ArrayList<>();
-    plan.items()
-        .forEach(
-            i ->
-                items.add(
-                    new LinkedHashMap<>(Map.of("item", i.index(), "partition", i.partition()))));
-    out.put("items", items);
+    // The items themselves stay in S3 (items.json, the Map's ItemReader): a thousand partitions
+    // inline would outgrow the 256 KB a state may pass on.
     out.put("plan_uri", plans.planPath(runId));
     TableLocation itemsAt = new TableLocation(plans.itemsPath(runId));
     if (itemsAt.scheme() == TableLocation.Scheme.S3) {
@@ -195,25 +190,18 @@ final class FanOutTasks {
     Lease lease = lease(event);
     FanOutPlan plan = Wiring.plans(workDir, environment).load(runId);
     Leases leases = Wiring.leases(workDir, environment, clock);
-    ItemResult result;
+    Lease resumed;
     try {
-      Lease resumed = leases.resume(lease);
-      result =
-          leases
-              .hold(
-                  resumed,
-                  Leases.OnExit.KEEP,
-                  guard ->
-                      Wiring.fanOut(run.location(), workDir, environment, runId, guard)
-                          .compact(run, plan, index))
-              .value();
+      resumed = leases.resume(lease);
     } catch (CompactorException e) {
-      if (e.kind() != CompactorException.Kind.REFUSED || !isLeaseRefusal(e)) {
+      if (e.kind() != CompactorException.Kind.REFUSED) {
         throw e;
       }
+      // The run no longer holds its table (another run took the lease over): fenced, as an
+      // in-process partition would be before its commit.
       String partition =
           index >= 0 && index < plan.items().size() ? plan.items().get(index).partition() : "";
-      result =
+      return SNAKE.convertValue(
           new ItemResult(
               index,
               partition,
@@ -225,13 +213,19 @@ final class FanOutTasks {
               0,
               0,
               0,
-              e.getMessage() + " Nothing was written.");
+              e.getMessage() + " Nothing was written."),
+          LinkedHashMap.class);
     }
+    ItemResult result =
+        leases
+            .hold(
+                resumed,
+                Leases.OnExit.KEEP,
+                guard ->
+                    Wiring.fanOut(run.location(), workDir, environment, runId, guard)
+                        .compact(run, plan, index))
+            .value();
     return SNAKE.convertValue(result, LinkedHashMap.class);
-  }
-
-  private static boolean isLeaseRefusal(CompactorException e) {
-    return e.getMessage().contains("lease");
   }
 
   private Map<String, Object> finalizeRun(Map<String, Object> event) {

@@ -87,12 +87,29 @@ public class MaintenanceFunction {
     LeasedRuns runs = new LeasedRuns(work, environment, clock);
     if (handoff.isPresent()) {
       AdmittedRun run = admission.admit(Trigger.HANDOFF, handoff.get().inputs());
-      ExecutionBudget.Decision decision = RunRouting.decide(run, environment, work);
+      ExecutionBudget.Decision decision;
+      try {
+        decision = RunRouting.decide(run, environment, work);
+      } catch (RuntimeException e) {
+        // The in-process run meets the same problem, reports it and releases the webhook's lease.
+        decision =
+            new ExecutionBudget.Decision(
+                ExecutionMode.IN_PROCESS,
+                0,
+                0,
+                "the plan could not be estimated (" + e.getMessage() + "); runs in process");
+      }
       if (decision.mode() == ExecutionMode.STATE_MACHINE) {
         // The Plan task continues the webhook's lease: it is the run id's.
-        String execution =
-            starter(environment)
-                .start(handoff.get().runId(), run, decision.reason(), handoff.get().lease());
+        String execution;
+        try {
+          execution =
+              starter(environment)
+                  .start(handoff.get().runId(), run, decision.reason(), handoff.get().lease());
+        } catch (RuntimeException e) {
+          runs.leases().store().release(handoff.get().lease());
+          throw e;
+        }
         Map<String, Object> started = new LinkedHashMap<>();
         started.put("run_id", handoff.get().runId());
         started.put("table_uri", run.location().uri());

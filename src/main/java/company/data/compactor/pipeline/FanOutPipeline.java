@@ -268,7 +268,6 @@ public final class FanOutPipeline {
         new ArrayList<>(byPartition(replanned.plan()).entrySet());
     List<PartitionResult> partitions = new ArrayList<>();
     long version = plan.readVersion();
-    long durationMs = 0;
     int landed = 0;
     for (int i = 0; i < groups.size() && i < plan.items().size(); i++) {
       FanOutItem item = plan.items().get(i);
@@ -283,7 +282,6 @@ public final class FanOutPipeline {
           result = alreadyCommitted(item, group.getValue(), inLog.get(), result.durationMs());
         }
       }
-      durationMs += result.durationMs();
       if (result.status().landed()) {
         landed++;
         version = Math.max(version, result.committedVersion());
@@ -291,8 +289,11 @@ public final class FanOutPipeline {
       partitions.add(partitionResult(group.getKey(), result));
     }
     CompactionPlan compactionPlan = replanned.plan();
-    CompactionResult result =
-        new CompactionResult(plan.readVersion(), version, partitions, durationMs);
+    // The items' own durations reach Finalize only when the caller passes their results (the
+    // state machine does not: its Map's output would outgrow the payload limit); the run's wall
+    // time from Plan to Finalize is always known, and gives the run's rate across its workers.
+    long wallMs = Math.max(0, ports().clock().millis() - started.toEpochMilli());
+    CompactionResult result = new CompactionResult(plan.readVersion(), version, partitions, wallMs);
     CompactionReport compaction =
         compactionPlan.isEmpty()
             ? ReportSections.notRun(health, compactionPlan)
@@ -411,9 +412,9 @@ public final class FanOutPipeline {
         rewrite.bytesAdded(),
         rowsKnown ? rows : 0,
         durationMs,
-        "its inputs were rewritten at version "
+        "rewritten at version "
             + rewrite.version()
-            + " (found in the log: an earlier attempt of this run)");
+            + " (the log holds the commit that removed exactly these inputs)");
   }
 
   private static PartitionResult partitionResult(PartitionValues partition, ItemResult r) {

@@ -5,13 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.lease.Lease;
+import company.data.compactor.lease.LeaseStore;
+import company.data.compactor.lease.TableLeaseStore;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.LocalStorage;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -41,6 +48,7 @@ class FanOutFunctionTest {
         .post();
   }
 
+  @SuppressWarnings("unchecked")
   @Test
   void planCompactFinalize_eachThroughTheMockEventServer_compactTheDemoTable() throws Exception {
     String runId = "fanout-" + UUID.randomUUID();
@@ -56,7 +64,12 @@ class FanOutFunctionTest {
     assertThat(answer.get("run_id")).isEqualTo(runId);
     assertThat(answer.get("item_count")).isEqualTo(3);
     assertThat(answer.get("max_concurrency")).isEqualTo(7);
-    assertThat((List<?>) answer.get("items")).hasSize(3);
+    assertThat(answer).doesNotContainKey("items");
+    assertThat(Files.readString(WORK.resolve(".delta-compactor/plans/" + runId + "/items.json")))
+        .isEqualTo(
+            "[{\"item\":0,\"partition\":\"event_date=2026-10-17\"},"
+                + "{\"item\":1,\"partition\":\"event_date=2026-10-18\"},"
+                + "{\"item\":2,\"partition\":\"event_date=2026-10-19\"}]");
     assertThat(WORK.resolve(".delta-compactor/plans/" + runId + "/plan.json")).exists();
     assertThat(WORK.resolve(".delta-compactor/plans/" + runId + "/items.json")).exists();
 
@@ -88,6 +101,48 @@ class FanOutFunctionTest {
     assertThat(report.jsonPath().getInt("files_after")).isEqualTo(3);
     assertThat(report.jsonPath().getLong("total_rows")).isEqualTo(1500);
     assertThat(report.jsonPath().getString("lease_release_status")).isEqualTo("released");
+  }
+
+  @SuppressWarnings("unchecked")
+  @Test
+  void anItemOfARunThatLostItsLease_answersFenced_andWritesNothing() throws Exception {
+    String runId = "fanout-" + UUID.randomUUID();
+    String table = "fanout_fenced_" + runId.substring(7, 15);
+    Map<String, Object> plan = sample("fanout-plan.json");
+    plan.put("run_id", runId);
+    ((Map<String, Object>) plan.get("inputs")).put("table_uri", table);
+    Map<String, Object> answer =
+        post(plan).as(new io.restassured.common.mapper.TypeRef<Map<String, Object>>() {});
+    Map<?, ?> fields = (Map<?, ?>) answer.get("lease");
+    Lease lease =
+        new Lease(
+            (String) fields.get("key"),
+            (String) fields.get("table_uri"),
+            (String) fields.get("owner"),
+            Instant.parse((String) fields.get("acquired_at")),
+            Instant.parse((String) fields.get("expires_at")));
+    LeaseStore store = new TableLeaseStore(location -> new LocalStorage());
+    TableLocation location = new TableLocation(lease.tableUri());
+    store.release(lease);
+    assertThat(
+            store
+                .tryAcquire(location, "another-run", Instant.now(), Duration.ofMinutes(20))
+                .acquired())
+        .isPresent();
+
+    Map<String, Object> compact = sample("fanout-compact.json");
+    compact.put("run_id", runId);
+    compact.put("inputs", answer.get("inputs"));
+    compact.put("lease", answer.get("lease"));
+    Response fenced = post(compact);
+
+    assertThat(fenced.statusCode()).as(fenced.asString()).isEqualTo(200);
+    assertThat(fenced.jsonPath().getString("status")).isEqualTo("FENCED");
+    assertThat(fenced.jsonPath().getString("detail"))
+        .contains("that run no longer holds the table's lease")
+        .endsWith("Nothing was written.");
+    assertThat(new KernelDeltaTables(new LocalStorage()).loadLatest(location).activeFiles())
+        .hasSize(30);
   }
 
   @Test
