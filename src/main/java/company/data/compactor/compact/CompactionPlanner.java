@@ -18,10 +18,12 @@ import java.util.TreeMap;
  *   <li>Table gate: the small-file ratio of the files in scope reaches the threshold.
  *   <li>Partition gate ({@link MergeRule#verdict}, the rule the inspector shares): each partition's
  *       own ratio reaches it too, and merging its small files yields fewer files (one small file,
- *       or small files that would fill as many target-size outputs, is {@code NOTHING_TO_MERGE});
- *       healthy partitions are left alone. A partition whose deletion vectors delete more than
- *       {@link CompactionGate#DELETED_ROWS_RATIO_THRESHOLD} of its rows passes whatever the two
- *       ratios (fragmented by deletes, as Delta Lake's {@code OPTIMIZE} judges files).
+ *       or small files that would fill as many target-size outputs, is {@code NOTHING_TO_MERGE};
+ *       under Z-order any partition of two or more files passes, since clustering helps lookups
+ *       even when the file count stays); healthy partitions are left alone. A partition whose
+ *       deletion vectors delete more than {@link CompactionGate#DELETED_ROWS_RATIO_THRESHOLD} of
+ *       its rows passes whatever the two ratios (fragmented by deletes, as Delta Lake's {@code
+ *       OPTIMIZE} judges files).
  *   <li>Candidates: small files, and files whose deletion vector deletes more than that share of
  *       their rows.
  *   <li>Bins: within a partition, runs of adjacent candidates (commit order: modification time,
@@ -84,6 +86,13 @@ public final class CompactionPlanner {
         continue;
       }
       MergeRule.Verdict verdict = gate.rule().verdict(files, tableGate);
+      if (verdict == MergeRule.Verdict.NOTHING_TO_MERGE
+          && options.layout() == Layout.Z_ORDER
+          && files.size() >= 2) {
+        // Clustering several files improves lookups even when their count stays the same; only a
+        // one-file partition has nothing to gain.
+        verdict = MergeRule.Verdict.COMPACTABLE;
+      }
       if (verdict != MergeRule.Verdict.COMPACTABLE) {
         decisions.add(
             new PartitionDecision(
