@@ -241,7 +241,8 @@ public final class MaintenancePipeline {
       built = built.withLogCleanup(logs, Summaries.logCleanup(logs));
     }
     MaintenanceRequest delivering = request;
-    MaintenanceReport delivered = built;
+    // The page and Slack see the phases up to delivery; the report gets the whole run's after.
+    MaintenanceReport delivered = built.withTimings(phases.timings());
     MaintenanceReport report = phases.time(Phase.DELIVER, () -> deliver(delivering, delivered));
     return recorded(request, report.withTimings(phases.timings()));
   }
