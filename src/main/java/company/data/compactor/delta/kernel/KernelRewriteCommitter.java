@@ -93,7 +93,6 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
   static final int MAX_FAST_REBASES = 1_000;
 
   private final Storage storage;
-  private final Engine engine;
   private final Clock clock;
   private final RetryPolicy retries;
 
@@ -120,7 +119,6 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
    */
   public KernelRewriteCommitter(Storage storage, Clock clock, RetryPolicy retries) {
     this.storage = storage;
-    this.engine = KernelEngines.over(storage);
     this.clock = clock;
     this.retries = retries;
   }
@@ -128,7 +126,13 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
   @Override
   public CommitOutcome commitRewrite(RewriteCommit commit) {
     String where = commit.location() + " (read version " + commit.readVersion() + ")";
-    LoadedSnapshot loaded = snapshotAt(commit);
+    LoadedSnapshot loaded;
+    try {
+      loaded = snapshotAt(commit);
+    } catch (KernelException | UncheckedIOException e) {
+      throw Errors.operationFailed("committing a rewrite of " + where, e);
+    }
+    Engine engine = loaded.engine();
     OperationCommitter committer =
         new OperationCommitter(storage, commit, retries, loaded.ourCommits());
     TransactionCommitResult result;
@@ -175,7 +179,7 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
           result.getVersion(),
           commit.readVersion());
     }
-    return new CommitOutcome.Committed(result.getVersion(), runHooks(result, commit));
+    return new CommitOutcome.Committed(result.getVersion(), runHooks(result, commit, engine));
   }
 
   /**
@@ -196,14 +200,19 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
         return lastLoaded;
       }
     }
+    Engine loading = KernelEngines.over(withLogTail(commit.location()));
     Snapshot snapshot =
         TableManager.loadSnapshot(uri)
             .atVersion(commit.readVersion())
             .withCommitter(thisThreadsCommitter)
-            .build(engine);
+            .build(loading);
     LoadedSnapshot loaded =
         new LoadedSnapshot(
-            uri, commit.readVersion(), snapshot, new java.util.concurrent.ConcurrentHashMap<>());
+            uri,
+            commit.readVersion(),
+            snapshot,
+            loading,
+            new java.util.concurrent.ConcurrentHashMap<>());
     synchronized (this) {
       lastLoaded = loaded;
     }
@@ -211,12 +220,27 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
   }
 
   /**
-   * A snapshot of the table at {@code uri} at {@code version}, and the commits this committer wrote
-   * on it (by version, their exact bytes): the next commit from the same version judges those from
-   * memory instead of writing at each taken version and reading it back.
+   * The storage with the log's tail fetched many at once (see {@link PrefetchedLogTail}): kernel
+   * replays it one file at a time for the protocol and metadata, then again for the domain metadata
+   * at the first commit. The plain storage when it cannot be fetched ahead (kernel then reads it
+   * and reports what is wrong).
+   */
+  private Storage withLogTail(company.data.compactor.model.TableLocation location) {
+    try {
+      return PrefetchedLogTail.of(storage, location, KernelDeltaTables.LOG_TAIL_CONCURRENCY);
+    } catch (IOException | UncheckedIOException e) {
+      return storage;
+    }
+  }
+
+  /**
+   * A snapshot of the table at {@code uri} at {@code version}, the engine it was loaded with (its
+   * log tail in memory; commit files never change), and the commits this committer wrote on it (by
+   * version, their exact bytes): the next commit from the same version judges those from memory
+   * instead of writing at each taken version and reading it back.
    */
   private record LoadedSnapshot(
-      String uri, long version, Snapshot snapshot, Map<Long, byte[]> ourCommits) {}
+      String uri, long version, Snapshot snapshot, Engine engine, Map<Long, byte[]> ourCommits) {}
 
   /** Kernel's committer for shared snapshots: the committer of the commit this thread makes. */
   private static final class ThisThreadsCommitter
@@ -360,7 +384,8 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
         + " they are older than the retention period.";
   }
 
-  private List<String> runHooks(TransactionCommitResult result, RewriteCommit commit) {
+  private List<String> runHooks(
+      TransactionCommitResult result, RewriteCommit commit, Engine engine) {
     List<String> failures = new ArrayList<>();
     for (PostCommitHook hook : result.getPostCommitHooks()) {
       if (hook.getType() == PostCommitHook.PostCommitHookType.CHECKSUM_FULL) {

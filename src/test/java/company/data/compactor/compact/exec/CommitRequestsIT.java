@@ -65,6 +65,7 @@ class CommitRequestsIT {
     }
     LocalStorage local = new LocalStorage();
     TableSnapshot before = new KernelDeltaTables(local).loadLatest(location);
+    // Only the committer sees the table as on an object store; the rewrite reads it in place.
     Counting counting = new Counting(local);
     List<Map<String, Integer>> perCommit = new ArrayList<>();
     KernelRewriteCommitter kernel = new KernelRewriteCommitter(counting, Clock.systemUTC());
@@ -96,14 +97,16 @@ class CommitRequestsIT {
                 Clock.systemUTC())
             .execute(CompactionPlanner.plan(before, options), before);
 
-    // The first commit loads the table at the read version (one listing, the 41 commits read for
-    // the protocol and metadata); the next ones reuse it and step over the run's own commits from
-    // memory: one conditional PUT and one HEAD each. Before: 131, 92, 95 and 98 requests (a full
-    // checksum replaying the log after every commit, the snapshot loaded again, and one PUT + GET
-    // per earlier partition's commit).
+    // The first commit loads the table at the read version: the log's tail (41 commits, no
+    // checkpoint, as _last_checkpoint's absence says) fetched 16 at a time, then replayed from
+    // memory for the protocol and metadata and for the domain metadata. The next commits reuse it
+    // and step over the run's own commits from memory: one conditional PUT and one HEAD each.
+    // Before: 131, 92, 95 and 98 requests in a row (82 commit reads one at a time; a full
+    // checksum replaying the log after every commit; the snapshot loaded again for every
+    // partition; one PUT + GET per earlier partition's commit).
     assertThat(perCommit)
         .containsExactly(
-            Map.of("get.json", 82, "head.json", 1, "list", 2, "putIfAbsent.json", 1),
+            Map.of("get", 1, "get.json", 41, "head.json", 1, "list", 3, "putIfAbsent.json", 1),
             Map.of("head.json", 1, "putIfAbsent.json", 1),
             Map.of("head.json", 1, "putIfAbsent.json", 1),
             Map.of("head.json", 1, "putIfAbsent.json", 1));
@@ -123,6 +126,12 @@ class CommitRequestsIT {
 
     Counting(Storage delegate) {
       super(delegate);
+    }
+
+    /** As an object store: nothing is a local file. */
+    @Override
+    public java.util.Optional<Path> localFile(String path) {
+      return java.util.Optional.empty();
     }
 
     private void count(String kind, String path) {
