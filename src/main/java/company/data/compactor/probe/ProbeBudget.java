@@ -4,21 +4,23 @@ package company.data.compactor.probe;
  * How long the whole probe (the measurement before compaction and the one after, warm-ups included)
  * may take: {@code pct} percent of an estimate of the run, and at least {@code minMs}.
  *
- * <p>The estimate is taken when the first warm-up pass has finished: the time the run took until
- * the probe started, plus what compaction costs at least: reading the bytes the plan rewrites and
- * writing half as many back (outputs are recompressed, rarely smaller than that) at the rate the
- * warm-up pass read the sample, and rewriting and verifying them on local scratch at {@value
- * #LOCAL_MB_PER_SEC} MB/s (DuckDB alone rewrote at 117-130 MB/s on the 2-core benchmark machine,
- * and verification reads both sides again). So the estimate stays below the real run and the probe
- * within {@code pct} percent of it, unless the floor applies. When nothing is planned the estimate
- * is the time so far, and the floor usually decides.
+ * <p>The warm-up pass reads one round of the sample: its first {@code concurrency} files (a reader
+ * fetches that many at once), so it stays short however large the sample is, and its rate sizes the
+ * timed passes. The estimate is taken when the first warm-up pass has finished: the time the run
+ * took until the probe started, plus what compaction costs at least: reading the bytes the plan
+ * rewrites and writing half as many back (outputs are recompressed, rarely smaller than that) at
+ * the rate the warm-up pass read the sample, and rewriting and verifying them on local scratch at
+ * {@value #LOCAL_MB_PER_SEC} MB/s (DuckDB alone rewrote at 117-130 MB/s on the 2-core benchmark
+ * machine, and verification reads both sides again). So the estimate stays below the real run and
+ * the probe within {@code pct} percent of it, unless the floor applies. When nothing is planned the
+ * estimate is the time so far, and the floor usually decides.
  *
  * <p>The measurement before compaction may use half the budget; the one after gets what is left.
  * Each measurement's timed passes run while the next one (expected to take as long as the slowest
- * pass so far) still fits in its share. When the warm-up pass shows that the whole sample does not
- * fit what is left of the share, the timed passes read the prefix of the sample that does ({@link
- * #bytesThatFit}); only when not even its first file fits is the measurement skipped, with the
- * reason.
+ * pass so far) still fits in its share. When the warm-up's rate shows that the whole sample does
+ * not fit what is left of the share ({@link #passMs}), the timed passes read the prefix of the
+ * sample that does ({@link #bytesThatFit}); only when not even its first file fits is the
+ * measurement skipped, with the reason.
  *
  * @param pct percent of the estimated run, > 0 and <= 100
  * @param minMs the floor, >= 0
@@ -74,6 +76,18 @@ public record ProbeBudget(double pct, long minMs) {
       return sampleBytes;
     }
     return (long) Math.min(sampleBytes, FIT_MARGIN * roomMs * (sampleBytes / warmUpMs));
+  }
+
+  /**
+   * What one pass over a sample of {@code sampleBytes} is expected to take, at the rate the warm-up
+   * pass read its {@code warmUpBytes} (one round of the sample's first files) in {@code warmUpMs}.
+   * Pure.
+   */
+  public static double passMs(long sampleBytes, long warmUpBytes, double warmUpMs) {
+    if (warmUpBytes <= 0) {
+      return warmUpMs;
+    }
+    return warmUpMs * Math.max(1.0, (double) sampleBytes / warmUpBytes);
   }
 
   /** The share of {@code totalMs} the measurement before compaction may use. */

@@ -89,6 +89,19 @@ public record ProbeSample(List<DataFile> files, long bytes, int partitionsAvaila
     return kept.size() == files.size() ? this : new ProbeSample(kept, total, partitionsAvailable);
   }
 
+  /**
+   * The first {@code count} files of this sample (all of them when it holds fewer), in its
+   * round-robin order. Pure.
+   */
+  public ProbeSample firstFiles(int count) {
+    if (count >= files.size()) {
+      return this;
+    }
+    List<DataFile> kept = files.subList(0, Math.max(0, count));
+    return new ProbeSample(
+        kept, kept.stream().mapToLong(DataFile::sizeBytes).sum(), partitionsAvailable);
+  }
+
   /** Whether the chosen partitions had files but none fit the byte cap. */
   public boolean nothingFits() {
     return files.isEmpty() && partitionsAvailable > 0;

@@ -29,9 +29,10 @@ import java.util.stream.IntStream;
  * DuckDB reads the sampled files in place; on object stores each pass fetches them, {@link
  * ProbeSettings#concurrency()} at a time, into a fresh scratch directory (deleted after the pass)
  * and DuckDB reads them there (DuckDB here has no S3 or Delta reader, so this replaces the
- * blueprint's {@code delta_scan}). One warm-up pass, then up to {@link ProbeSettings#runs()} timed
- * passes within the time budget ({@link ProbeBudget}); the median is reported. A sample that
- * scratch cannot hold, or a budget the passes do not fit in, skips the measurement with the reason.
+ * blueprint's {@code delta_scan}). One warm-up pass over one round of the sample (its first {@link
+ * ProbeSettings#concurrency()} files), then up to {@link ProbeSettings#runs()} timed passes within
+ * the time budget ({@link ProbeBudget}); the median is reported. A sample that scratch cannot hold,
+ * or a budget the passes do not fit in, skips the measurement with the reason.
  */
 public final class StorageReadProbe implements LatencyProbe {
 
@@ -81,7 +82,8 @@ public final class StorageReadProbe implements LatencyProbe {
         "a sample of at most %d files and %d bytes from the %d most fragmented partitions (the same"
             + " partitions after compaction, from the files that then hold their rows), read in"
             + " place on local storage or fetched %d at a time into scratch on object stores;"
-            + " \"%s\" on them with DuckDB; one warm-up pass, then median of %d runs (fewer when"
+            + " \"%s\" on them with DuckDB; one warm-up pass over the first %d files, then median"
+            + " of %d runs (fewer when"
             + " the time budget, %.1f%% of the estimated run and at least %d ms, runs out; over a"
             + " prefix of the sample when the warm-up shows the whole one does not fit)",
         settings.maxFiles(),
@@ -89,6 +91,7 @@ public final class StorageReadProbe implements LatencyProbe {
         settings.maxPartitions(),
         settings.concurrency(),
         settings.query(),
+        settings.concurrency(),
         settings.runs(),
         settings.budgetPct(),
         settings.budgetMinMs());
@@ -199,24 +202,29 @@ public final class StorageReadProbe implements LatencyProbe {
         }
       }
       long downloaded = 0;
+      // One round of requests: a warm-up over the whole sample could overrun the share on a slow
+      // store and leave no time to measure.
+      ProbeSample warmUpSample = sample.firstFiles(settings.concurrency());
       long warmUpStarted = System.nanoTime();
-      Pass warmUp = pass(sample.files(), method);
+      Pass warmUp = pass(warmUpSample.files(), method);
       downloaded += warmUp.downloadedBytes();
       double warmUpMs = (System.nanoTime() - warmUpStarted) / 1e6;
-      Share budget = allotment.once(sample.bytes(), warmUpMs);
+      Share budget = allotment.once(warmUpSample.bytes(), warmUpMs);
       long totalMs = budget.totalMs();
       long shareMs = budget.shareMs();
-      // A whole sample that does not fit again is cut to the prefix that does, rather than skipped.
+      // A whole sample that does not fit is cut to the prefix that does, rather than skipped.
       ProbeSample timedSample =
           sample.prefixWithin(
-              ProbeBudget.bytesThatFit(sample.bytes(), warmUpMs, shareMs - msSince(started)));
+              ProbeBudget.bytesThatFit(
+                  sample.bytes(),
+                  ProbeBudget.passMs(sample.bytes(), warmUpSample.bytes(), warmUpMs),
+                  shareMs - msSince(started)));
       if (timedSample.files().isEmpty()) {
         timedSample = sample;
       }
       List<Double> runs = new ArrayList<>();
       String result = warmUp.result();
-      double slowest =
-          timedSample == sample ? warmUpMs : warmUpMs * timedSample.bytes() / sample.bytes();
+      double slowest = ProbeBudget.passMs(timedSample.bytes(), warmUpSample.bytes(), warmUpMs);
       while (runs.size() < settings.runs() && msSince(started) + slowest <= shareMs) {
         long passStarted = System.nanoTime();
         Pass timed = pass(timedSample.files(), method);
@@ -230,10 +238,13 @@ public final class StorageReadProbe implements LatencyProbe {
         return ProbeResult.skipped(
             String.format(
                 Locale.ROOT,
-                "budget: the warm-up pass took %.0f ms and %d ms of this measurement's %d ms share"
-                    + " of the %d ms budget were used, so no timed pass fits; raise %s or %s, or"
-                    + " lower %s or %s (not even a pass over the sample's first file would fit)",
+                "budget: the warm-up pass took %.0f ms (%d of the sample's %d files) and %d ms of"
+                    + " this measurement's %d ms share of the %d ms budget were used, so no timed"
+                    + " pass fits; raise %s or %s, or lower %s or %s (not even a pass over the"
+                    + " sample's first file would fit)",
                 warmUpMs,
+                warmUpSample.files().size(),
+                sample.files().size(),
                 msSince(started),
                 Math.max(0, shareMs),
                 totalMs,

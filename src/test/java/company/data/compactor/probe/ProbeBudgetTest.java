@@ -38,4 +38,12 @@ class ProbeBudgetTest {
     assertThat(ProbeBudget.estimatedRunMs(3_000, 0, 10_000, 50.0)).isEqualTo(3_000.0);
     assertThat(new ProbeBudget(50, 0).totalMs(3_000, 0, 0, 0)).isEqualTo(1_500);
   }
+
+  @Test
+  void aPassIsExpectedToTakeTheWarmUpRoundsTime_scaledByItsBytes_neverLess() {
+    // The warm-up read one round, 4 MB, in 200 ms: a 37 MB sample at that rate takes 1,850 ms.
+    assertThat(ProbeBudget.passMs(37_000_000L, 4_000_000L, 200.0)).isEqualTo(1_850.0);
+    assertThat(ProbeBudget.passMs(2_000_000L, 4_000_000L, 200.0)).isEqualTo(200.0);
+    assertThat(ProbeBudget.passMs(37_000_000L, 0, 200.0)).isEqualTo(200.0);
+  }
 }

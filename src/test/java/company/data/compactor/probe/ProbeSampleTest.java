@@ -83,4 +83,18 @@ class ProbeSampleTest {
     assertThat(sample.prefixWithin(1_000)).isEqualTo(sample);
     assertThat(sample.prefixWithin(9).files()).isEmpty();
   }
+
+  @Test
+  void firstFiles_isTheRoundRobinPrefixOfThatManyFiles_withTheirBytes() {
+    List<DataFile> files =
+        List.of(file(A, "a1", 10), file(A, "a2", 20), file(B, "b1", 30), file(B, "b2", 40));
+    ProbeSample sample = ProbeSample.select(files, List.of(A, B), 64, 1_000, Long.MAX_VALUE);
+
+    ProbeSample round = sample.firstFiles(3);
+
+    assertThat(names(round)).containsExactly("a1", "b1", "a2");
+    assertThat(round.bytes()).isEqualTo(60);
+    assertThat(round.partitionsAvailable()).isEqualTo(4);
+    assertThat(sample.firstFiles(16)).isEqualTo(sample);
+  }
 }
