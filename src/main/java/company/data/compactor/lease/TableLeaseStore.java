@@ -106,13 +106,17 @@ public final class TableLeaseStore implements LeaseStore {
           if (current.isEmpty() || !current.get().isHeldBy(lease.owner())) {
             return Optional.of(Optional.<Lease>empty());
           }
+          // Never shortened: the items of a fan-out run renew one lease side by side, and a renewal
+          // that waited (its `now` older) must not pull back the expiry a later one wrote.
+          Instant until = now.plus(ttl);
+          Instant written = current.get().lease().expiresAt();
           Lease renewed =
               new Lease(
                   lease.key(),
                   lease.tableUri(),
                   lease.owner(),
                   current.get().lease().acquiredAt(),
-                  now.plus(ttl));
+                  written.isAfter(until) ? written : until);
           return create(table, next(current), renewed, HELD).map(e -> Optional.of(renewed));
         });
   }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SharedLeaseTest {
 
-  private static final Duration TTL = Duration.ofMillis(600);
+  // Long enough for three heartbeats on a loaded 2-core CI machine (600 ms once let all stall).
+  private static final Duration TTL = Duration.ofMillis(1500);
 
   @TempDir Path root;
 

@@ -40,6 +40,24 @@ class TableLeaseStoreTest extends LeaseStoreContract {
     }
   }
 
+  /**
+   * Fan-out items renew one lease side by side: a renewal that waited (its clock reading older) is
+   * written after a later one. It must not pull the expiry back, or the lease could lapse while
+   * every item still works.
+   */
+  @Test
+  void aDelayedRenewal_neverShortensTheLease() {
+    LeaseStore store = newStore();
+    TableLocation table = table();
+    Lease lease = store.tryAcquire(table, "run-a", T0, TTL).acquired().orElseThrow();
+
+    store.renew(lease, T0.plusSeconds(300), TTL).orElseThrow();
+    Lease late = store.renew(lease, T0.plusSeconds(100), TTL).orElseThrow();
+
+    assertThat(late.expiresAt()).isEqualTo(T0.plusSeconds(300).plus(TTL));
+    assertThat(store.holds(lease, T0.plusSeconds(100).plus(TTL).plusSeconds(1))).isTrue();
+  }
+
   @Test
   void theLease_isASequenceOfGenerations_underTheHiddenPrefix_keepingOnlyTheNewest()
       throws Exception {
