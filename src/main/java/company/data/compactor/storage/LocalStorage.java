@@ -130,6 +130,26 @@ public final class LocalStorage implements Storage {
     return new PublishOnClose(tempSibling(target), buffer -> moveReplacing(buffer, target));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Moved, not copied: to a temporary sibling of {@code path} first (a copy only when {@code
+   * local} is on another file system; a process killed during it leaves a temporary file the sweep
+   * removes), then renamed into place.
+   */
+  @Override
+  public void publishFile(Path local, String path) throws IOException {
+    Path target = toPath(path);
+    Files.createDirectories(target.getParent());
+    Path temp = tempSibling(target);
+    try {
+      Files.move(local, temp);
+      moveReplacing(temp, target);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
   @Override
   public boolean putIfAbsent(String path, byte[] content) throws IOException {
     Path target = toPath(path);

@@ -52,6 +52,21 @@ public interface Storage {
   OutputStream create(String path) throws IOException;
 
   /**
+   * Writes the finished local file {@code local} to {@code path}, as {@link #create} would write
+   * its bytes (visible whole, an existing file replaced); {@code local} is consumed: afterwards it
+   * is gone or, after a failure, may still be there for the caller to delete. The default streams
+   * it through {@link #create}; local storage moves it into place and S3 uploads it straight from
+   * the file, neither copying it through a buffer of its own first.
+   */
+  default void publishFile(java.nio.file.Path local, String path) throws IOException {
+    try (InputStream in = java.nio.file.Files.newInputStream(local);
+        OutputStream out = create(path)) {
+      in.transferTo(out);
+    }
+    java.nio.file.Files.deleteIfExists(local);
+  }
+
+  /**
    * Writes {@code content} to {@code path} only if no file is there, atomically: of two racing
    * callers exactly one gets {@code true}. This is how Delta log commits are made.
    *

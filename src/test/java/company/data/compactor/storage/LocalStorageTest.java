@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,6 +82,22 @@ class LocalStorageTest extends StorageContract {
     assertThat(storage.realPaths(paths).get(1))
         .as("a linked file in a plain directory resolves to its target")
         .isEqualTo(LocalStorage.toStoragePath(outside.toRealPath()) + "/victim.parquet");
+  }
+
+  @Test
+  void publishFile_movesTheFileOnOneFileSystem_withoutCopyingIt() throws Exception {
+    Path local = Files.write(dir.resolve("scratch-output.parquet"), new byte[4096]);
+    Object inode = Files.readAttributes(local, BasicFileAttributes.class).fileKey();
+
+    storage.publishFile(local, LocalStorage.toStoragePath(dir.resolve("table/p=1/out.parquet")));
+
+    Path published = dir.resolve("table/p=1/out.parquet");
+    assertThat(Files.readAttributes(published, BasicFileAttributes.class).fileKey())
+        .isEqualTo(inode);
+    assertThat(local).doesNotExist();
+    try (Stream<Path> left = Files.list(published.getParent())) {
+      assertThat(left).containsExactly(published);
+    }
   }
 
   @Test

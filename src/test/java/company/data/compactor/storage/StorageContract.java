@@ -57,6 +57,33 @@ public abstract class StorageContract {
   }
 
   @Test
+  void publishFile_writesTheLocalFileWhole_replacesAnExistingOne_andConsumesIt() throws Exception {
+    java.nio.file.Path local = java.nio.file.Files.createTempFile("publish", ".parquet");
+    byte[] content = new byte[300_000];
+    new java.util.Random(7).nextBytes(content);
+    java.nio.file.Files.write(local, content);
+    write(root() + "/p=1/out.parquet", "old content");
+
+    storage().publishFile(local, root() + "/p=1/out.parquet");
+
+    try (InputStream in = storage().openFrom(root() + "/p=1/out.parquet", 0)) {
+      assertThat(in.readAllBytes()).isEqualTo(content);
+    }
+    assertThat(local).doesNotExist();
+  }
+
+  @Test
+  void publishFile_ofAMissingFile_failsAndWritesNothing() throws Exception {
+    java.nio.file.Path gone = java.nio.file.Files.createTempFile("publish", ".parquet");
+    java.nio.file.Files.delete(gone);
+
+    assertThatThrownBy(() -> storage().publishFile(gone, root() + "/q/out.parquet"))
+        .isInstanceOf(java.io.IOException.class);
+    assertThatThrownBy(() -> storage().stat(root() + "/q/out.parquet"))
+        .isInstanceOf(FileNotFoundException.class);
+  }
+
+  @Test
   void missingFiles_throwFileNotFoundException() {
     assertThatThrownBy(() -> storage().stat(root() + "/missing"))
         .isInstanceOf(FileNotFoundException.class);

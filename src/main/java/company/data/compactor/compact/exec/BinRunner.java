@@ -11,8 +11,6 @@ import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,7 +177,8 @@ final class BinRunner {
 
   /**
    * Uploads a verified output to its place in the table, after checking again that its directory is
-   * still inside the root (it may have become a link since the run started).
+   * still inside the root (it may have become a link since the run started). The local output is
+   * consumed.
    */
   void upload(TableLocation location, Output output) {
     NewDataFile file = output.file();
@@ -188,9 +187,10 @@ final class BinRunner {
     } catch (IOException e) {
       throw Errors.operationFailed("resolving the real directory of " + file.path(), e);
     }
-    try (InputStream in = Files.newInputStream(output.written().path());
-        OutputStream out = storage.create(file.path())) {
-      in.transferTo(out);
+    try {
+      // Moved into place on local disk, uploaded straight from the file on S3: never copied
+      // through another local buffer first.
+      storage.publishFile(output.written().path(), file.path());
     } catch (IOException e) {
       // Named apart from the rewrite: the data was rewritten and verified; storage refused it.
       throw Errors.operationFailed(

@@ -256,6 +256,13 @@ public final class S3Storage implements Storage {
     }
   }
 
+  /** {@inheritDoc} Uploaded straight from {@code local} (one PUT, or a multipart upload). */
+  @Override
+  public void publishFile(Path local, String path) throws IOException {
+    upload(Location.of(path), local);
+    Files.deleteIfExists(local);
+  }
+
   /** A stream whose scratch directory goes when it is closed, after the stream's own close. */
   private static final class ScratchBound extends FilterOutputStream {
     private final Scratch scratch;
