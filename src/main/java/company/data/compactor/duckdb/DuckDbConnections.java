@@ -3,6 +3,7 @@ package company.data.compactor.duckdb;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.duckdb.DuckDBDriver;
 
 /**
@@ -15,10 +16,36 @@ public final class DuckDbConnections {
 
   private static final DuckDBDriver DRIVER = new DuckDBDriver();
 
+  private static final AtomicBoolean WARMED = new AtomicBoolean();
+
   private DuckDbConnections() {}
 
   /** A new in-memory database; the caller closes it. */
   public static Connection inMemory() throws SQLException {
     return DRIVER.connect("jdbc:duckdb:", new Properties());
+  }
+
+  /**
+   * Loads DuckDB's native library and starts one database, once per process, on a daemon thread: a
+   * run that will read with DuckDB calls this first, so the load (~0.2 s) overlaps the log replay
+   * instead of preceding the first query. A failure here is left to the first real connection,
+   * which meets it again and reports it.
+   */
+  public static void warmUpInBackground() {
+    if (!WARMED.compareAndSet(false, true)) {
+      return;
+    }
+    Thread warmUp =
+        new Thread(
+            () -> {
+              try (Connection ignored = inMemory()) {
+                // Opened and closed: the library is loaded and initialised.
+              } catch (SQLException | RuntimeException e) {
+                // The first real connection meets it again and reports it.
+              }
+            },
+            "duckdb-warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
   }
 }

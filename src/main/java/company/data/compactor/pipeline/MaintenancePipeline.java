@@ -13,6 +13,7 @@ import company.data.compactor.config.InputKey;
 import company.data.compactor.config.MaintenanceRequest;
 import company.data.compactor.config.RequestRules;
 import company.data.compactor.demo.DemoTable;
+import company.data.compactor.duckdb.DuckDbConnections;
 import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
 import company.data.compactor.error.Violation;
@@ -93,6 +94,8 @@ public final class MaintenancePipeline {
 
   private MaintenanceReport runValid(
       MaintenanceRequest request, TableLocation location, Instant started, String executionId) {
+    // The probe and the rewrite read with DuckDB: its library loads while the log is replayed.
+    DuckDbConnections.warmUpInBackground();
     PhaseClock phases = new PhaseClock();
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {
