@@ -424,7 +424,10 @@ final class DuckDbRewriter implements BinRewriter {
     }
   }
 
-  /** The written file's rows and Delta stats, in one pass over it. */
+  /**
+   * The written file's rows and Delta stats, in one query over it; counts and bounds come from the
+   * footer where DuckDB wrote statistics.
+   */
   private Written readBack(Path file, List<StatsColumns.Leaf> leaves)
       throws SQLException, IOException {
     List<String> items = new ArrayList<>();
@@ -435,7 +438,6 @@ final class DuckDbRewriter implements BinRewriter {
       items.add("count(*) - count(" + c + ")");
       items.add(minMax(column, c, "min"));
       items.add(minMax(column, c, "max"));
-      items.add(isFloat(column) ? "count_if(isnan(" + c + ") OR isinf(" + c + "))" : "0");
     }
     String sql =
         "SELECT "
@@ -455,8 +457,13 @@ final class DuckDbRewriter implements BinRewriter {
         long nulls = rs.getLong(i);
         Object min = value(column, rs, i + 1);
         Object max = value(column, rs, i + 2);
-        boolean unordered = rs.getLong(i + 3) > 0;
-        i += 4;
+        i += 3;
+        // NaN or an infinity in a float column leaves no bounds (JSON has neither). DuckDB orders
+        // NaN above +inf, so the column holds one exactly when its maximum is NaN or infinite or
+        // its minimum is infinite. Asked of min and max alone, DuckDB answers from the Parquet
+        // statistics it wrote (it writes none for a column holding NaN or an infinity, and then
+        // scans), instead of decoding every column of the file again.
+        boolean unordered = isFloat(column) && (nonFinite(min) || nonFinite(max));
         stats.add(
             unordered
                 ? new ColumnStats(leaf, null, null, nulls)
@@ -473,6 +480,10 @@ final class DuckDbRewriter implements BinRewriter {
       ref = "struct_extract(" + ref + ", " + Sql.literal(field) + ")";
     }
     return ref;
+  }
+
+  private static boolean nonFinite(Object bound) {
+    return bound instanceof Double d && !Double.isFinite(d);
   }
 
   private static boolean isFloat(Column column) {

@@ -355,6 +355,110 @@ class TypedCompactionIT {
     assertThat(stats.get("nullCount").get("bin").asLong()).isEqualTo(16);
   }
 
+  /**
+   * Delta keeps no bounds for a float column holding NaN or an infinity (JSON has neither, and a
+   * bound that is NaN would make readers skip files): per partition, NaN, +inf or -inf in a double
+   * or float column, top-level or nested in a struct, drops that column's bounds and keeps its null
+   * count; the same column without them, and the other columns, keep theirs.
+   */
+  @Test
+  void stats_ofFloatColumnsWithNanOrInfinity_haveNullCountsButNoBounds() throws Exception {
+    StructType schema =
+        new StructType()
+            .add("f", FloatType.FLOAT)
+            .add("d", DoubleType.DOUBLE)
+            .add("st", new StructType().add("z", DoubleType.DOUBLE))
+            .add("i", IntegerType.INTEGER)
+            .add("p", StringType.STRING);
+    LocalStorage storage = new LocalStorage();
+    TableLocation location = TableLocation.parse("floats", dir);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    Map<String, String> special =
+        Map.of("nan", "'nan'", "pinf", "'inf'", "ninf", "'-inf'", "finite", "'1.5'");
+    for (Map.Entry<String, String> c : special.entrySet()) {
+      for (int append = 0; append < 2; append++) {
+        // Row 3 of the first append holds the special value in every float column; row 4 NULLs.
+        String value = append == 0 ? "CASE WHEN r = 3 THEN " + c.getValue() + " END" : "NULL";
+        typed.append(
+            location,
+            "p",
+            c.getKey(),
+            "SELECT CASE WHEN r = 4 THEN NULL ELSE CAST(coalesce("
+                + value
+                + ", CAST(r AS VARCHAR)) AS FLOAT) END AS f,"
+                + " CASE WHEN r = 4 THEN NULL ELSE CAST(coalesce("
+                + value
+                + ", CAST(r AS VARCHAR)) AS DOUBLE) END AS d,"
+                + " {'z': CASE WHEN r = 4 THEN NULL ELSE CAST(coalesce("
+                + value
+                + ", CAST(r AS VARCHAR)) AS DOUBLE) END} AS st,"
+                + " CAST(r AS INTEGER) AS i FROM range(0, 6) t(r)",
+            "in-" + c.getKey() + "-" + append);
+      }
+    }
+    KernelDeltaTables tables = new KernelDeltaTables(storage);
+    TableSnapshot before = tables.loadLatest(location);
+    CompactionOptions options =
+        new CompactionOptions(
+            1 << 20,
+            2,
+            128 << 20,
+            1L << 30,
+            PartitionFilter.all(),
+            OptionalLong.empty(),
+            Layout.BIN_PACK,
+            List.of());
+    new CompactionExecutor(
+            storage,
+            new KernelRewriteCommitter(storage, Clock.systemUTC()),
+            new KernelDeletionVectorLoader(storage),
+            RewriteSettings.defaults(),
+            dir.resolve("scratch"),
+            Clock.systemUTC())
+        .execute(CompactionPlanner.plan(before, options), before);
+
+    Map<String, JsonNode> statsByPartition = new HashMap<>();
+    ObjectMapper json = new ObjectMapper();
+    for (long v = before.version() + 1; v <= tables.loadLatest(location).version(); v++) {
+      for (String line :
+          java.nio.file.Files.readAllLines(
+              dir.resolve("floats/_delta_log/%020d.json".formatted(v)))) {
+        JsonNode add = json.readTree(line).get("add");
+        if (add != null) {
+          statsByPartition.put(
+              add.get("partitionValues").get("p").asText(),
+              json.readTree(add.get("stats").asText()));
+        }
+      }
+    }
+    assertThat(statsByPartition).containsOnlyKeys("nan", "pinf", "ninf", "finite");
+    statsByPartition.forEach(
+        (partition, stats) -> {
+          boolean finite = partition.equals("finite");
+          assertThat(stats.get("numRecords").asLong()).as(partition).isEqualTo(12);
+          for (String column : List.of("f", "d")) {
+            assertThat(stats.get("nullCount").get(column).asLong())
+                .as("%s nullCount.%s", partition, column)
+                .isEqualTo(2);
+            assertThat(stats.get("minValues").has(column))
+                .as("%s minValues.%s", partition, column)
+                .isEqualTo(finite);
+            assertThat(stats.get("maxValues").has(column))
+                .as("%s maxValues.%s", partition, column)
+                .isEqualTo(finite);
+          }
+          assertThat(stats.get("nullCount").get("st").get("z").asLong()).isEqualTo(2);
+          assertThat(stats.path("minValues").path("st").has("z"))
+              .as("%s minValues.st.z", partition)
+              .isEqualTo(finite);
+          assertThat(stats.get("minValues").get("i").asLong()).as(partition).isZero();
+          assertThat(stats.get("maxValues").get("i").asLong()).as(partition).isEqualTo(5);
+        });
+    assertThat(statsByPartition.get("finite").get("minValues").get("d").asDouble()).isZero();
+    assertThat(statsByPartition.get("finite").get("maxValues").get("d").asDouble()).isEqualTo(5.0);
+  }
+
   private static Map<String, String> parquetLogicalTypes(DataFile file) throws Exception {
     Map<String, String> types = new HashMap<>();
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
