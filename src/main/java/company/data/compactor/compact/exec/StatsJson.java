@@ -15,7 +15,10 @@ import java.util.List;
  *
  * <ul>
  *   <li>strings are cut to {@value #STRING_PREFIX_LENGTH} code points, as Delta Lake does; a cut
- *       maximum gets U+10FFFF appended so it stays above every value with that prefix;
+ *       maximum gets U+10FFFF appended so it stays above every value with that prefix (a run of
+ *       U+10FFFF right after the cut is kept before it);
+ *   <li>a zero minimum of a float column is the negative number closest to zero, a zero maximum
+ *       0.0, so neither -0.0 nor 0.0 is skipped;
  *   <li>timestamps have millisecond precision: minima are floored, maxima ceiled;
  *   <li>a column holding NaN or infinities gets no bounds (JSON cannot say them, and NaN has no
  *       order);
@@ -118,7 +121,8 @@ final class StatsJson {
   private static void put(ObjectNode node, String name, String type, Object value, boolean upper) {
     switch (type) {
       case "byte", "short", "integer", "long" -> node.put(name, ((Number) value).longValue());
-      case "float", "double" -> node.put(name, ((Number) value).doubleValue());
+      case "float", "double" ->
+          node.put(name, zeroWidened(((Number) value).doubleValue(), type, upper));
       case "string" ->
           node.put(name, upper ? upperBound((String) value) : lowerBound((String) value));
       case "date" -> node.put(name, (String) value);
@@ -136,9 +140,35 @@ final class StatsJson {
     return prefix(value);
   }
 
+  /**
+   * A zero bound widened so no reader skips a file holding either zero: a zero minimum is written
+   * as the negative number closest to zero of the column's type, a zero maximum as 0.0. DuckDB
+   * takes -0.0 and 0.0 as equal and answers whichever it met first, while Delta kernel orders -0.0
+   * below 0.0 and reads a {@code -0.0} in the stats as 0.0: a minimum of 0.0 (or even -0.0) over a
+   * file holding -0.0 made a scan for {@code d <= -0.0} skip it.
+   */
+  static double zeroWidened(double bound, String type, boolean upper) {
+    if (bound != 0.0) {
+      return bound;
+    }
+    if (upper) {
+      return 0.0;
+    }
+    return type.equals("float") ? -(double) Float.MIN_VALUE : -Double.MIN_VALUE;
+  }
+
+  /**
+   * The value, or its first {@value #STRING_PREFIX_LENGTH} code points followed by U+10FFFF, which
+   * is above every value continuing that prefix with a smaller code point. A value continuing it
+   * with U+10FFFF itself keeps that run in its bound, else the bound would end inside the value and
+   * sort below it.
+   */
   static String upperBound(String value) {
-    String prefix = prefix(value);
-    return prefix.length() == value.length() ? value : prefix + MAX_CODE_POINT;
+    int cut = prefix(value).length();
+    while (cut < value.length() && value.codePointAt(cut) == MAX_CODE_POINT.codePointAt(0)) {
+      cut += MAX_CODE_POINT.length();
+    }
+    return cut == value.length() ? value : value.substring(0, cut) + MAX_CODE_POINT;
   }
 
   private static String prefix(String value) {

@@ -69,6 +69,43 @@ class StatsJsonTest {
   }
 
   @Test
+  void aCutMaximumFollowedByU10FFFF_keepsThatRun_andStaysAboveTheValueInUtf8Order() {
+    String max = new String(Character.toChars(0x10FFFF));
+    for (String value :
+        List.of(
+            "a".repeat(31) + max + max + "b",
+            "a".repeat(32) + max + max + max + "b",
+            "a".repeat(32) + max,
+            "a".repeat(32) + max + max)) {
+      String upper = StatsJson.upperBound(value);
+      assertThat(utf8Compare(upper, value)).as("bound of %s", value).isGreaterThanOrEqualTo(0);
+    }
+    assertThat(StatsJson.upperBound("a".repeat(32) + max + max))
+        .isEqualTo("a".repeat(32) + max + max);
+  }
+
+  @Test
+  void zeroBounds_areWidened_soNeitherZeroIsSkipped() {
+    assertThat(StatsJson.zeroWidened(0.0, "double", false)).isEqualTo(-Double.MIN_VALUE);
+    assertThat(StatsJson.zeroWidened(-0.0, "double", false)).isEqualTo(-Double.MIN_VALUE);
+    assertThat((float) StatsJson.zeroWidened(-0.0, "float", false)).isEqualTo(-Float.MIN_VALUE);
+    assertThat(Double.doubleToRawLongBits(StatsJson.zeroWidened(-0.0, "double", true)))
+        .isEqualTo(Double.doubleToRawLongBits(0.0));
+    assertThat(StatsJson.zeroWidened(-2.5, "double", false)).isEqualTo(-2.5);
+    assertThat(StatsJson.zeroWidened(-2.5, "double", true)).isEqualTo(-2.5);
+    String json = StatsJson.format(2, List.of(stats("d", "double", 0.0, -0.0, 0)));
+    assertThat(json)
+        .contains("\"minValues\":{\"d\":-4.9E-324}")
+        .contains("\"maxValues\":{\"d\":0.0}");
+  }
+
+  private static int utf8Compare(String a, String b) {
+    return java.util.Arrays.compareUnsigned(
+        a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
   void columnsWithoutBounds_keepOnlyTheirNullCount() {
     String json = StatsJson.format(2, List.of(stats("d", "double", null, null, 1)));
 
