@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.duckdb.DuckDBDriver;
 
 /**
@@ -18,11 +19,26 @@ public final class DuckDbConnections {
 
   private static final AtomicBoolean WARMED = new AtomicBoolean();
 
+  private static final AtomicReference<Throwable> WARM_UP_FAILURE = new AtomicReference<>();
+
   private DuckDbConnections() {}
 
   /** A new in-memory database; the caller closes it. */
   public static Connection inMemory() throws SQLException {
-    return DRIVER.connect("jdbc:duckdb:", new Properties());
+    try {
+      return DRIVER.connect("jdbc:duckdb:", new Properties());
+    } catch (NoClassDefFoundError e) {
+      // The library failed to load earlier, on the warm-up thread; say why, not only that.
+      Throwable first = WARM_UP_FAILURE.get();
+      if (first == null) {
+        throw e;
+      }
+      Throwable cause = first;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      throw new SQLException("DuckDB's native library could not be loaded: " + cause, first);
+    }
   }
 
   /**
@@ -40,8 +56,9 @@ public final class DuckDbConnections {
             () -> {
               try (Connection ignored = inMemory()) {
                 // Opened and closed: the library is loaded and initialised.
-              } catch (SQLException | RuntimeException e) {
-                // The first real connection meets it again and reports it.
+              } catch (Throwable e) {
+                // Kept for the first real connection, which meets it again and reports it.
+                WARM_UP_FAILURE.set(e);
               }
             },
             "duckdb-warm-up");

