@@ -42,10 +42,19 @@ public final class DuckDbConnections {
   }
 
   /**
-   * Loads DuckDB's native library and starts one database, once per process, on a daemon thread: a
-   * run that will read with DuckDB calls this first, so the load (~0.2 s) overlaps the log replay
-   * instead of preceding the first query. A failure here is left to the first real connection,
-   * which meets it again and reports it.
+   * Loads DuckDB's native library and starts one database (a no-op cost once the library is
+   * loaded), so the next query does not pay for the load.
+   */
+  public static void load() throws SQLException {
+    try (Connection ignored = inMemory()) {
+      // Opened and closed: the library is loaded and initialised.
+    }
+  }
+
+  /**
+   * {@link #load} once per process, on a daemon thread: a run that will read with DuckDB calls this
+   * first, so the load (~0.2 s) overlaps the log replay instead of preceding the first query. A
+   * failure here is left to the first real connection, which meets it again and reports it.
    */
   public static void warmUpInBackground() {
     if (!WARMED.compareAndSet(false, true)) {
@@ -54,8 +63,8 @@ public final class DuckDbConnections {
     Thread warmUp =
         new Thread(
             () -> {
-              try (Connection ignored = inMemory()) {
-                // Opened and closed: the library is loaded and initialised.
+              try {
+                load();
               } catch (Throwable e) {
                 // Kept for the first real connection, which meets it again and reports it.
                 WARM_UP_FAILURE.set(e);

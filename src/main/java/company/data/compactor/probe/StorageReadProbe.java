@@ -152,7 +152,7 @@ public final class StorageReadProbe implements LatencyProbe {
       Allotment allotment) {
     try {
       // Once per process, and the rewrite needs it anyway: not the probe's cost.
-      loadDuckDb();
+      DuckDbConnections.load();
     } catch (SQLException e) {
       throw Errors.operationFailed("loading DuckDB for the read-latency probe", e);
     }
@@ -333,14 +333,6 @@ public final class StorageReadProbe implements LatencyProbe {
         }
         return String.join(",", values);
       }
-    }
-  }
-
-  /** Loads DuckDB's native library once, so no pass pays for it. */
-  private static void loadDuckDb() throws SQLException {
-    try (Connection c = DuckDbConnections.inMemory();
-        Statement s = c.createStatement()) {
-      s.execute("SELECT 1");
     }
   }
 

@@ -3,17 +3,13 @@ package company.data.compactor.compact.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import company.data.compactor.compact.CompactionOptions;
-import company.data.compactor.compact.CompactionPlanner;
-import company.data.compactor.compact.Layout;
-import company.data.compactor.compact.PartitionFilter;
-import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
-import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.TypedTables;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.testing.ForwardingStorage;
+import company.data.compactor.testing.LocalCompactions;
 import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.StringType;
@@ -21,9 +17,7 @@ import io.delta.kernel.types.StructType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -75,26 +69,9 @@ class PublishFailureIT {
     List<Path> before = parquetFiles();
     KernelDeltaTables tables = new KernelDeltaTables(local);
     TableSnapshot snapshot = tables.loadLatest(location);
-    CompactionOptions options =
-        new CompactionOptions(
-            1 << 30,
-            2,
-            96 << 10,
-            1L << 30,
-            PartitionFilter.all(),
-            OptionalLong.empty(),
-            Layout.BIN_PACK,
-            List.of());
+    CompactionOptions options = LocalCompactions.binPack(1 << 30, 2, 96 << 10);
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () ->
-                new CompactionExecutor(
-                        storage,
-                        new KernelRewriteCommitter(storage, Clock.systemUTC()),
-                        new KernelDeletionVectorLoader(storage),
-                        RewriteSettings.defaults(),
-                        dir.resolve("scratch"),
-                        Clock.systemUTC())
-                    .execute(CompactionPlanner.plan(snapshot, options), snapshot))
+            () -> LocalCompactions.execute(storage, dir.resolve("scratch"), snapshot, options))
         .hasMessageContaining("injected");
 
     assertThat(publishes.get()).as("publishes attempted").isGreaterThanOrEqualTo(2);

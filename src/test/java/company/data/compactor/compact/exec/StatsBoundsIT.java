@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.compact.CompactionOptions;
-import company.data.compactor.compact.CompactionPlanner;
 import company.data.compactor.compact.Layout;
-import company.data.compactor.compact.PartitionFilter;
-import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
-import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.TypedTables;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.LocalCompactions;
 import io.delta.kernel.types.DateType;
 import io.delta.kernel.types.DecimalType;
 import io.delta.kernel.types.DoubleType;
@@ -27,12 +24,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,24 +96,8 @@ class StatsBoundsIT {
     typed.append(location, "p", "a", rows(4), "in-1");
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     TableSnapshot before = tables.loadLatest(location);
-    CompactionOptions options =
-        new CompactionOptions(
-            1 << 20,
-            2,
-            128 << 20,
-            1L << 30,
-            PartitionFilter.all(),
-            OptionalLong.empty(),
-            Layout.BIN_PACK,
-            List.of());
-    new CompactionExecutor(
-            storage,
-            new KernelRewriteCommitter(storage, Clock.systemUTC()),
-            new KernelDeletionVectorLoader(storage),
-            RewriteSettings.defaults(),
-            dir.resolve("scratch"),
-            Clock.systemUTC())
-        .execute(CompactionPlanner.plan(before, options), before);
+    CompactionOptions options = LocalCompactions.binPack(1 << 20, 2, 128 << 20);
+    LocalCompactions.execute(storage, dir.resolve("scratch"), before, options);
 
     ObjectMapper json = new ObjectMapper();
     List<String> violations = new ArrayList<>();
@@ -181,23 +160,13 @@ class StatsBoundsIT {
       KernelDeltaTables tables = new KernelDeltaTables(storage);
       TableSnapshot before = tables.loadLatest(location);
       CompactionOptions options =
-          new CompactionOptions(
+          LocalCompactions.options(
               1 << 30,
               2,
               1 << 20,
-              1L << 30,
-              PartitionFilter.all(),
-              OptionalLong.empty(),
               layout,
               layout == Layout.Z_ORDER ? List.of("d", "i") : List.of());
-      new CompactionExecutor(
-              storage,
-              new KernelRewriteCommitter(storage, Clock.systemUTC()),
-              new KernelDeletionVectorLoader(storage),
-              RewriteSettings.defaults(),
-              dir.resolve("scratch"),
-              Clock.systemUTC())
-          .execute(CompactionPlanner.plan(before, options), before);
+      LocalCompactions.execute(storage, dir.resolve("scratch"), before, options);
       ObjectMapper json = new ObjectMapper();
       List<String> violations = new ArrayList<>();
       int adds = 0;

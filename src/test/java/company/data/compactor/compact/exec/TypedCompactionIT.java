@@ -19,6 +19,7 @@ import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.testing.DuckDb;
+import company.data.compactor.testing.LocalCompactions;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -118,16 +119,7 @@ class TypedCompactionIT {
     TableSnapshot before = tables.loadLatest(location);
     String checksum = DuckDb.checksum(before.activeFiles(), COLUMNS);
 
-    CompactionOptions options =
-        new CompactionOptions(
-            1 << 20,
-            40,
-            128 << 20,
-            1L << 30,
-            PartitionFilter.all(),
-            OptionalLong.empty(),
-            Layout.BIN_PACK,
-            List.of());
+    CompactionOptions options = LocalCompactions.binPack(1 << 20, 40, 128 << 20);
     CompactionPlan plan = CompactionPlanner.plan(before, options);
     CompactionResult result =
         new CompactionExecutor(
@@ -305,24 +297,8 @@ class TypedCompactionIT {
     typed.append(location, "p", "a", rows(41, 40), "in-1");
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     TableSnapshot before = tables.loadLatest(location);
-    CompactionOptions options =
-        new CompactionOptions(
-            1 << 20,
-            40,
-            128 << 20,
-            1L << 30,
-            PartitionFilter.all(),
-            OptionalLong.empty(),
-            Layout.BIN_PACK,
-            List.of());
-    new CompactionExecutor(
-            storage,
-            new KernelRewriteCommitter(storage, Clock.systemUTC()),
-            new KernelDeletionVectorLoader(storage),
-            RewriteSettings.defaults(),
-            dir.resolve("scratch"),
-            Clock.systemUTC())
-        .execute(CompactionPlanner.plan(before, options), before);
+    CompactionOptions options = LocalCompactions.binPack(1 << 20, 40, 128 << 20);
+    LocalCompactions.execute(storage, dir.resolve("scratch"), before, options);
 
     String addLine =
         java.nio.file.Files.readAllLines(dir.resolve("typed/_delta_log/%020d.json".formatted(3)))
@@ -399,24 +375,8 @@ class TypedCompactionIT {
     }
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     TableSnapshot before = tables.loadLatest(location);
-    CompactionOptions options =
-        new CompactionOptions(
-            1 << 20,
-            2,
-            128 << 20,
-            1L << 30,
-            PartitionFilter.all(),
-            OptionalLong.empty(),
-            Layout.BIN_PACK,
-            List.of());
-    new CompactionExecutor(
-            storage,
-            new KernelRewriteCommitter(storage, Clock.systemUTC()),
-            new KernelDeletionVectorLoader(storage),
-            RewriteSettings.defaults(),
-            dir.resolve("scratch"),
-            Clock.systemUTC())
-        .execute(CompactionPlanner.plan(before, options), before);
+    CompactionOptions options = LocalCompactions.binPack(1 << 20, 2, 128 << 20);
+    LocalCompactions.execute(storage, dir.resolve("scratch"), before, options);
 
     Map<String, JsonNode> statsByPartition = new HashMap<>();
     ObjectMapper json = new ObjectMapper();

@@ -2,15 +2,10 @@ package company.data.compactor.delta.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import company.data.compactor.compact.CompactionOptions;
-import company.data.compactor.compact.CompactionPlanner;
-import company.data.compactor.compact.Layout;
-import company.data.compactor.compact.PartitionFilter;
-import company.data.compactor.compact.exec.CompactionExecutor;
-import company.data.compactor.compact.exec.RewriteSettings;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.testing.LocalCompactions;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.engine.Engine;
@@ -22,9 +17,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,26 +53,8 @@ class KernelSkippingIT {
     typed.append(location, "p", "a", "SELECT '' AS s, 1.0::DOUBLE AS d", "in-1");
     KernelDeltaTables tables = new KernelDeltaTables(storage);
     TableSnapshot before = tables.loadLatest(location);
-    new CompactionExecutor(
-            storage,
-            new KernelRewriteCommitter(storage, Clock.systemUTC()),
-            new KernelDeletionVectorLoader(storage),
-            RewriteSettings.defaults(),
-            dir.resolve("scratch"),
-            Clock.systemUTC())
-        .execute(
-            CompactionPlanner.plan(
-                before,
-                new CompactionOptions(
-                    1 << 20,
-                    2,
-                    128 << 20,
-                    1L << 30,
-                    PartitionFilter.all(),
-                    OptionalLong.empty(),
-                    Layout.BIN_PACK,
-                    List.of())),
-            before);
+    LocalCompactions.execute(
+        storage, dir.resolve("scratch"), before, LocalCompactions.binPack(1 << 20, 2, 128 << 20));
     assertThat(tables.loadLatest(location).version()).isGreaterThan(before.version());
     return location;
   }
