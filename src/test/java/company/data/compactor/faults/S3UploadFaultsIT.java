@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** Connections cut during a multipart upload (70 MB: three parts): never a partial object. */
+/**
+ * Outputs go up as multipart uploads whose parts travel side by side, and connections cut during
+ * one (70 MB: nine parts) never leave a partial object.
+ */
 class S3UploadFaultsIT {
 
   private static final int SIZE = 70 * 1024 * 1024;
@@ -62,6 +65,68 @@ class S3UploadFaultsIT {
       try (InputStream in = storage.openFrom(path, 0)) {
         assertThat(Arrays.equals(in.readAllBytes(), content)).isTrue();
       }
+    }
+  }
+
+  @Test
+  void anOutputOfFortyMegabytes_goesUpInPartsSentSideBySide_andReadsBackWhole() throws IOException {
+    String path = "s3://" + S3ProxyServer.shared().newBucket() + "/out.parquet";
+    byte[] content = Arrays.copyOf(content(), 40 * 1024 * 1024);
+    Path local = work.resolve("out.parquet");
+    java.nio.file.Files.write(local, content);
+    try (FaultProxy proxy = FaultProxy.in(S3ProxyServer.shared().endpoint());
+        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+      S3Storage storage = new S3Storage(client, work);
+
+      storage.publishFile(local, path);
+
+      var parts =
+          proxy.seen().stream()
+              .filter(r -> r.method().equals("PUT") && r.path().contains("partNumber="))
+              .toList();
+      assertThat(parts).hasSize(5);
+      assertThat(FaultProxy.maxInFlight(parts)).isBetween(2, 4);
+      assertThat(local).doesNotExist();
+      try (InputStream in = storage.openFrom(path, 0)) {
+        assertThat(Arrays.equals(in.readAllBytes(), content)).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void aPartRefused_whileOthersAreInFlight_abortsOnceAfterTheLastPartEnded() throws IOException {
+    String path = "s3://" + S3ProxyServer.shared().newBucket() + "/big.bin";
+    Path local = work.resolve("big.bin");
+    java.nio.file.Files.write(local, content());
+    try (FaultProxy proxy =
+            FaultProxy.in(S3ProxyServer.shared().endpoint())
+                .on("PUT", ".*partNumber=1(&.*)?$", 1, 1000, Fault.s3(403, "AccessDenied"));
+        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+      S3Storage storage = new S3Storage(client, work);
+
+      IOException e =
+          catchThrowableOfType(IOException.class, () -> storage.publishFile(local, path));
+
+      assertThat(e).hasMessageStartingWith("S3 failed while uploading " + path + ": ");
+      var aborts =
+          proxy.seen().stream()
+              .filter(r -> r.method().equals("DELETE") && r.path().contains("uploadId="))
+              .toList();
+      assertThat(aborts).hasSize(1);
+      var parts =
+          proxy.seen().stream()
+              .filter(r -> r.method().equals("PUT") && r.path().contains("partNumber="))
+              .toList();
+      assertThat(parts)
+          .as(
+              "the parts sent beside the refused one had ended (the proxy records a request at its end)")
+          .hasSizeGreaterThan(1);
+      long lastPartEnded =
+          parts.stream().mapToLong(FaultProxy.Seen::endedNanos).max().orElseThrow();
+      assertThat(aborts.get(0).startedNanos()).isGreaterThan(lastPartEnded);
+      assertThat(catchThrowableOfType(FileNotFoundException.class, () -> storage.stat(path)))
+          .hasMessage("No such object: " + path);
+      assertThat(local).as("the local file stays for the caller to clean").exists();
     }
   }
 

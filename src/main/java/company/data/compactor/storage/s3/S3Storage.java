@@ -6,18 +6,28 @@ import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
+import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -57,8 +67,20 @@ public final class S3Storage implements Storage {
   private static final System.Logger LOG = System.getLogger(S3Storage.class.getName());
 
   static final int DELETE_BATCH = 1000;
-  static final long MULTIPART_THRESHOLD = 64L * 1024 * 1024;
-  static final long PART_SIZE = 32L * 1024 * 1024;
+  // The AWS CLI's defaults: above 16 MB a file goes up in 8 MB parts, several at a time.
+  static final long MULTIPART_THRESHOLD = 16L * 1024 * 1024;
+  static final long PART_SIZE = 8L * 1024 * 1024;
+  static final int PARTS_IN_FLIGHT = 4;
+
+  /** Sends parts; each upload keeps at most {@value #PARTS_IN_FLIGHT} of its own in flight. */
+  private static final ExecutorService PART_UPLOADS =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "s3-upload-part");
+            t.setDaemon(true);
+            return t;
+          });
+
   static final int PARALLEL_LISTINGS = 8;
 
   private final S3Client client;
@@ -316,31 +338,56 @@ public final class S3Storage implements Storage {
     }
   }
 
+  /**
+   * Uploads {@code file} in parts of {@value #PART_SIZE} bytes, {@value #PARTS_IN_FLIGHT} at a
+   * time: one connection to S3 carries ~100 MB/s, so a file goes up several times faster side by
+   * side, as the AWS CLI and delta-rs's object store send it. Each part is read from the file on
+   * every attempt (no copy in memory). The object appears only when the upload is completed; when a
+   * part fails for good no further part starts, the upload is aborted once the parts in flight have
+   * ended (S3 may otherwise keep a part that was still arriving), and the failure is thrown.
+   */
   private void uploadMultipart(Location at, Path file, long size) throws IOException {
     String uploadId =
         client.createMultipartUpload(b -> b.bucket(at.bucket()).key(at.key())).uploadId();
+    int count = (int) ((size + PART_SIZE - 1) / PART_SIZE);
+    Semaphore slots = new Semaphore(PARTS_IN_FLIGHT);
+    List<Future<CompletedPart>> sent = new ArrayList<>();
     try {
-      List<CompletedPart> parts = new ArrayList<>();
-      byte[] chunk = new byte[(int) PART_SIZE];
-      try (InputStream in = Files.newInputStream(file)) {
-        for (int number = 1; ; number++) {
-          int read = in.readNBytes(chunk, 0, chunk.length);
-          if (read <= 0) {
-            break;
-          }
-          int partNumber = number;
-          String etag =
-              client
-                  .uploadPart(
-                      b ->
-                          b.bucket(at.bucket())
-                              .key(at.key())
-                              .uploadId(uploadId)
-                              .partNumber(partNumber),
-                      RequestBody.fromBytes(java.util.Arrays.copyOf(chunk, read)))
-                  .eTag();
-          parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
+      for (int i = 0; i < count && !anyFailed(sent); i++) {
+        slots.acquireUninterruptibly();
+        if (anyFailed(sent)) {
+          slots.release();
+          break;
         }
+        int partNumber = i + 1;
+        long offset = i * PART_SIZE;
+        long length = Math.min(PART_SIZE, size - offset);
+        sent.add(
+            PART_UPLOADS.submit(
+                () -> {
+                  try {
+                    String etag =
+                        client
+                            .uploadPart(
+                                b ->
+                                    b.bucket(at.bucket())
+                                        .key(at.key())
+                                        .uploadId(uploadId)
+                                        .partNumber(partNumber),
+                                RequestBody.fromContentProvider(
+                                    () -> slice(file, offset, length),
+                                    length,
+                                    "application/octet-stream"))
+                            .eTag();
+                    return CompletedPart.builder().partNumber(partNumber).eTag(etag).build();
+                  } finally {
+                    slots.release();
+                  }
+                }));
+      }
+      List<CompletedPart> parts = new ArrayList<>();
+      for (Future<CompletedPart> part : sent) {
+        parts.add(result(part));
       }
       client.completeMultipartUpload(
           b ->
@@ -349,8 +396,98 @@ public final class S3Storage implements Storage {
                   .uploadId(uploadId)
                   .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build()));
     } catch (IOException | SdkException e) {
+      for (Future<CompletedPart> part : sent) {
+        try {
+          part.get();
+        } catch (ExecutionException | CancellationException ended) {
+          // Its failure is e's, or another part's; only that it ended matters here.
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
       client.abortMultipartUpload(b -> b.bucket(at.bucket()).key(at.key()).uploadId(uploadId));
       throw e;
+    }
+  }
+
+  private static boolean anyFailed(List<Future<CompletedPart>> sent) {
+    for (Future<CompletedPart> part : sent) {
+      if (part.isDone()) {
+        try {
+          part.get();
+        } catch (ExecutionException | CancellationException | InterruptedException e) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The part's ETag, or its failure as thrown by the SDK. */
+  private static CompletedPart result(Future<CompletedPart> part) throws IOException {
+    try {
+      return part.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof SdkException sdk) {
+        throw sdk;
+      }
+      if (e.getCause() instanceof UncheckedIOException io) {
+        throw io.getCause();
+      }
+      throw new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while uploading a part", e);
+    }
+  }
+
+  /** {@code length} bytes of {@code file} from {@code offset}, as a new stream for each attempt. */
+  private static InputStream slice(Path file, long offset, long length) {
+    try {
+      FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+      channel.position(offset);
+      InputStream in = Channels.newInputStream(channel);
+      return new FilterInputStream(in) {
+        private long left = length;
+
+        @Override
+        public int read() throws IOException {
+          if (left <= 0) {
+            return -1;
+          }
+          int b = super.read();
+          if (b >= 0) {
+            left--;
+          }
+          return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          if (left <= 0) {
+            return -1;
+          }
+          int n = super.read(b, off, (int) Math.min(len, left));
+          if (n > 0) {
+            left -= n;
+          }
+          return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+          long skipped = super.skip(Math.min(n, left));
+          left -= skipped;
+          return skipped;
+        }
+
+        @Override
+        public int available() throws IOException {
+          return (int) Math.min(super.available(), left);
+        }
+      };
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
