@@ -51,6 +51,11 @@ public final class FaultProxy implements AutoCloseable {
     /** Close the connection half-way through the request body, without forwarding. */
     record Cut() implements Fault {}
 
+    /**
+     * Wait {@code millis} before the request is handled, then apply {@code then} (null: forward).
+     */
+    record Delayed(long millis, Fault then) implements Fault {}
+
     /** An S3-style error answer. */
     static Fault s3(int status, String code) {
       return new Answer(
@@ -218,6 +223,15 @@ public final class FaultProxy implements AutoCloseable {
         long started = System.nanoTime();
         Fault fault = faultFor(request);
         String action = fault == null ? "forwarded" : fault.getClass().getSimpleName();
+        if (fault instanceof Fault.Delayed delayed) {
+          try {
+            Thread.sleep(delayed.millis());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          fault = delayed.then();
+        }
         if (fault instanceof Fault.Cut) {
           request.readHalfBody(in);
           seen.add(new Seen(request.method, request.path, request.target(), action, started));

@@ -7,25 +7,32 @@ import company.data.compactor.error.CompactorException;
 import company.data.compactor.storage.Scratch;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * Overlaps consecutive bins on object stores: while the caller rewrites and verifies bin n, one
- * thread downloads bin n+1's inputs (the prefetch) and another uploads bin n-1's verified outputs
- * and commits its partition when it was the partition's last (the lane). Both are bounded to one
- * bin: there is at most one prefetched bin waiting and one batch in the lane, so scratch holds at
- * most the inputs of two bins and the outputs of two. The lane is one thread and runs its batches
- * in the order they were handed over, so commits keep the plan's partition order. On local storage
- * ({@link Mode#SEQUENTIAL}) nothing runs ahead: each bin is fetched when asked for and each batch
- * runs on the caller's thread when handed over, as one loop would.
+ * thread downloads bin n+1's inputs (the prefetch), another uploads bin n-1's verified outputs (the
+ * upload lane) and a third commits a partition once the uploads of its last bin are in (the commit
+ * lane). A commit waits on the store's round trips, not on bandwidth, so the next bin's upload goes
+ * on beside it. Transfers are bounded to one bin: at most one prefetched bin waits and one batch is
+ * uploading, so scratch holds at most the inputs of two bins and the outputs of two. Each lane is
+ * one thread and runs its work in the order it was handed over, so commits keep the plan's
+ * partition order, and a commit starts only after every upload of its partition succeeded. After a
+ * commit failed (an unknown outcome), no later commit runs: each is abandoned (its uploads deleted)
+ * and the failure is thrown to the caller. On local storage ({@link Mode#SEQUENTIAL}) nothing runs
+ * ahead: each bin is fetched when asked for and each batch and commit run on the caller's thread
+ * when handed over, as one loop would.
  */
 final class BinOverlap implements AutoCloseable {
 
@@ -33,18 +40,26 @@ final class BinOverlap implements AutoCloseable {
   enum Mode {
     /** One bin after another on the caller's thread (local storage: inputs are read in place). */
     SEQUENTIAL,
-    /** The next bin's download and the previous bin's upload beside the rewrite (object stores). */
+    /** The next bin's download and the previous bins' uploads and commits beside the rewrite. */
     OVERLAPPED
   }
 
   /** A bin's inputs on local disk, under the bin's own scratch directory. */
   record Fetched(Bin bin, Path binDir, List<Path> inputs) {}
 
-  /** Work the lane does for one bin: uploads, and the partition's commit after its last bin. */
+  /** One bin's uploads; on failure it deletes what its partition uploaded so far. */
   @FunctionalInterface
-  interface Batch {
-    /** The partition's result when this batch ended it (committed, fenced), else empty. */
-    Optional<PartitionResult> run() throws IOException;
+  interface Uploads {
+    void run() throws IOException;
+  }
+
+  /** The commit of a partition whose uploads are all in. */
+  interface Commit {
+    /** Commits (or finds it fenced, or not to be attempted) and returns the partition's result. */
+    PartitionResult run();
+
+    /** Deletes the partition's uploads: an earlier commit failed, so this one will not run. */
+    void abandon();
   }
 
   private final Mode mode;
@@ -54,12 +69,26 @@ final class BinOverlap implements AutoCloseable {
   private final StageClock stages;
   private final ExecutorService prefetcher;
   private final ExecutorService lane;
+  private final ExecutorService committer;
+  private final Consumer<PartitionResult> ended;
   private Pending pending;
-  private Future<Optional<PartitionResult>> inFlight;
+  private Future<Void> uploading;
+  private final Deque<Future<Void>> commits = new ArrayDeque<>();
+  private volatile boolean commitFailed;
 
   private record Pending(Bin bin, Path binDir, Future<List<Path>> inputs) {}
 
-  BinOverlap(Mode mode, BinRunner runner, Scratch scratch, List<Bin> order, StageClock stages) {
+  /**
+   * @param ended receives each partition's result as its commit ends (on the commit lane's thread
+   *     on object stores), in the plan's order
+   */
+  BinOverlap(
+      Mode mode,
+      BinRunner runner,
+      Scratch scratch,
+      List<Bin> order,
+      StageClock stages,
+      Consumer<PartitionResult> ended) {
     this.mode = mode;
     this.runner = runner;
     this.scratch = scratch;
@@ -68,6 +97,9 @@ final class BinOverlap implements AutoCloseable {
     this.prefetcher =
         mode == Mode.OVERLAPPED ? Executors.newSingleThreadExecutor(named("prefetch")) : null;
     this.lane = mode == Mode.OVERLAPPED ? Executors.newSingleThreadExecutor(named("lane")) : null;
+    this.committer =
+        mode == Mode.OVERLAPPED ? Executors.newSingleThreadExecutor(named("commit")) : null;
+    this.ended = ended;
   }
 
   private static java.util.concurrent.ThreadFactory named(String role) {
@@ -147,41 +179,135 @@ final class BinOverlap implements AutoCloseable {
   }
 
   /**
-   * Hands {@code batch} to the lane, after waiting for the batch before it (so one is in flight at
-   * most; callers wait for it themselves first, with {@link #awaitLane()}, to see what it ended).
-   * In {@link Mode#SEQUENTIAL} the batch runs now and its result is returned; otherwise empty, and
-   * the result comes from a later {@link #awaitLane()}.
+   * Hands a bin's {@code uploads} to the upload lane, after waiting for the batch before it (one is
+   * uploading at most), and, when the bin ends its partition, the partition's {@code commit} to the
+   * commit lane, to run once these uploads are in. In {@link Mode#SEQUENTIAL} both run now.
    *
-   * @throws IOException a batch's failure (an upload); a CompactorException likewise
+   * @param commit null unless the bin is its partition's last
+   * @throws IOException an earlier batch's failure (an upload), or an earlier commit's; a
+   *     CompactorException likewise
    */
-  Optional<PartitionResult> handOver(Batch batch) throws IOException {
-    Optional<PartitionResult> previous = awaitLane();
-    if (previous.isPresent()) {
-      throw new IllegalStateException(
-          "a partition's result was not collected before the next batch");
-    }
+  void handOver(Uploads uploads, Commit commit) throws IOException {
+    awaitUploads();
+    throwEndedCommitFailures();
     if (mode == Mode.SEQUENTIAL) {
-      return batch.run();
+      uploads.run();
+      if (commit != null) {
+        ended.accept(commit.run());
+      }
+      return;
     }
-    inFlight = lane.submit(batch::run);
-    return Optional.empty();
+    Future<Void> uploaded =
+        lane.submit(
+            () -> {
+              uploads.run();
+              return null;
+            });
+    uploading = uploaded;
+    if (commit != null) {
+      commits.add(committer.submit(() -> commitAfter(uploaded, commit)));
+    }
   }
 
   /**
-   * Waits for the batch in the lane, if any, and returns the partition result it ended with.
-   *
-   * @throws IOException its failure (an upload); a CompactorException likewise
+   * The commit lane's work for one partition: nothing when its uploads failed (they deleted what
+   * they had uploaded and the failure reaches the caller from {@link #awaitUploads()}), abandoned
+   * after an earlier commit failed, else committed and its result passed on.
    */
-  Optional<PartitionResult> awaitLane() throws IOException {
-    if (inFlight == null) {
-      return Optional.empty();
+  private Void commitAfter(Future<Void> uploaded, Commit commit) {
+    try {
+      uploaded.get();
+    } catch (ExecutionException | CancellationException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      commit.abandon();
+      return null;
     }
-    Future<Optional<PartitionResult>> waiting = inFlight;
-    inFlight = null;
-    return get(waiting);
+    if (commitFailed) {
+      commit.abandon();
+      return null;
+    }
+    try {
+      ended.accept(commit.run());
+      return null;
+    } catch (RuntimeException | Error e) {
+      commitFailed = true;
+      throw e;
+    }
   }
 
-  /** Waits for the lane without throwing (the caller is already failing). */
+  /**
+   * Waits for the batch uploading, if any.
+   *
+   * @throws IOException its failure; a CompactorException likewise
+   */
+  void awaitUploads() throws IOException {
+    if (uploading == null) {
+      return;
+    }
+    Future<Void> waiting = uploading;
+    uploading = null;
+    get(waiting);
+  }
+
+  /**
+   * Waits for everything handed over: the uploads, then every commit, whose results have reached
+   * {@code ended} when this returns.
+   *
+   * @throws IOException an upload's failure, else the first commit's; a CompactorException likewise
+   */
+  void awaitLane() throws IOException {
+    IOException uploadFailure = null;
+    RuntimeException uploadRuntime = null;
+    try {
+      awaitUploads();
+    } catch (IOException e) {
+      uploadFailure = e;
+    } catch (RuntimeException e) {
+      uploadRuntime = e;
+    }
+    Throwable commitFailure = null;
+    while (!commits.isEmpty()) {
+      try {
+        get(commits.poll());
+      } catch (IOException | RuntimeException | Error e) {
+        commitFailure = commitFailure == null ? e : commitFailure;
+      }
+    }
+    if (uploadFailure != null) {
+      throw uploadFailure;
+    }
+    if (uploadRuntime != null) {
+      throw uploadRuntime;
+    }
+    rethrow(commitFailure);
+  }
+
+  /** Throws the failure of a commit that has already ended, dropping the ended ones. */
+  private void throwEndedCommitFailures() throws IOException {
+    while (!commits.isEmpty() && commits.peek().isDone()) {
+      get(commits.poll());
+    }
+    if (commitFailed) {
+      awaitLane();
+    }
+  }
+
+  private static void rethrow(Throwable failure) throws IOException {
+    if (failure == null) {
+      return;
+    }
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException re) {
+      throw re;
+    }
+    throw (Error) failure;
+  }
+
+  /** Waits for the lanes without throwing (the caller is already failing). */
   void awaitLaneQuietly() {
     try {
       awaitLane();
@@ -200,6 +326,7 @@ final class BinOverlap implements AutoCloseable {
       if (prefetcher != null) {
         prefetcher.shutdownNow();
         lane.shutdownNow();
+        committer.shutdownNow();
       }
     }
   }

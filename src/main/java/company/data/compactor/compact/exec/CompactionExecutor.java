@@ -121,18 +121,21 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       for (PartitionValues partition : byPartition.keySet()) {
         runner.refuseOutputOutsideRoot(snapshot.location(), partition);
       }
-      try (BinOverlap overlap = new BinOverlap(mode(order), runner, scratch, order, stages)) {
+      try (BinOverlap overlap =
+          new BinOverlap(mode(order), runner, scratch, order, stages, progress::record)) {
         Roles roles =
             new Roles(
                 runner, verifier, new RewriteCommitManager(storage, committer), stages, overlap);
         for (Map.Entry<PartitionValues, List<Bin>> entry : byPartition.entrySet()) {
           if (progress.fenced() != null) {
+            // Commits still running record their partitions first.
+            overlap.awaitLane();
             progress.record(notAttempted(entry.getKey(), progress.fenced()));
           } else {
             compactPartition(plan, snapshot, entry.getKey(), entry.getValue(), roles, progress);
           }
         }
-        progress.collect(overlap.awaitLane());
+        overlap.awaitLane();
       }
     } catch (SQLException | IOException e) {
       throw Errors.operationFailed("rewriting files of " + snapshot.location(), e);
@@ -164,7 +167,8 @@ public final class CompactionExecutor implements company.data.compactor.compact.
 
   /**
    * The partitions' results in plan order as they end (on object stores a partition's commit ends
-   * in the lane, after the next bin was rewritten), the version they reached and the first fencing.
+   * in the commit lane, while later bins are rewritten), the version they reached and the first
+   * fencing. Recorded from the caller's thread and the commit lane's, one at a time.
    */
   private static final class Progress {
     private final TableSnapshot snapshot;
@@ -179,11 +183,7 @@ public final class CompactionExecutor implements company.data.compactor.compact.
       this.partitions = partitions;
     }
 
-    void collect(java.util.Optional<PartitionResult> ended) {
-      ended.ifPresent(this::record);
-    }
-
-    void record(PartitionResult result) {
+    synchronized void record(PartitionResult result) {
       if (result.status() == PartitionResult.Status.FENCED && fenced == null) {
         fenced = result.detail();
       }
@@ -203,16 +203,16 @@ public final class CompactionExecutor implements company.data.compactor.compact.
           partitions);
     }
 
-    String fenced() {
+    synchronized String fenced() {
       return fenced;
     }
 
-    long version() {
+    synchronized long version() {
       return version;
     }
 
-    List<PartitionResult> results() {
-      return results;
+    synchronized List<PartitionResult> results() {
+      return List.copyOf(results);
     }
   }
 
@@ -273,9 +273,11 @@ public final class CompactionExecutor implements company.data.compactor.compact.
           List<String> differences =
               before.differences(roles.verifier().measure(outputSide(outputs)));
           roles.stages().since(Stage.VERIFY, t);
-          // Whatever the lane was doing ends first: an earlier partition's result comes before this
-          // one's, and this partition's uploads so far are all in before any is deleted.
-          progress.collect(overlap.awaitLane());
+          if (!differences.isEmpty() || progress.fenced() != null) {
+            // Whatever the lanes were doing ends first: earlier partitions' results come before
+            // this one's, and this partition's uploads so far are all in before any is deleted.
+            overlap.awaitLane();
+          }
           if (progress.fenced() != null) {
             progress.record(notAttempted(partition, progress.fenced()));
             return;
@@ -303,16 +305,11 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                   : null;
           binHandedOver = true;
           handedOver = rewrite != null;
-          progress.collect(
-              overlap.handOver(
-                  () -> {
-                    upload(snapshot, outputs, uploadedSoFar, binDir, roles);
-                    return rewrite == null
-                        ? java.util.Optional.empty()
-                        : java.util.Optional.of(commit(plan, snapshot, rewrite, roles));
-                  }));
+          overlap.handOver(
+              () -> upload(snapshot, outputs, uploadedSoFar, binDir, roles),
+              rewrite == null ? null : partitionCommit(plan, snapshot, rewrite, roles, progress));
         } catch (RewriteVerifier.Refused e) {
-          progress.collect(overlap.awaitLane());
+          overlap.awaitLane();
           progress.record(
               progress.fenced() != null
                   ? notAttempted(partition, progress.fenced())
@@ -364,8 +361,37 @@ public final class CompactionExecutor implements company.data.compactor.compact.
   }
 
   /**
-   * The lane's commit of a partition whose bins are all uploaded: only while the run still holds
-   * the table's lease (else fenced, its files deleted), in the plan's order.
+   * The commit of a partition whose bins are all uploaded: not attempted when an earlier partition
+   * found the run fenced, else {@link #commit}; abandoned (its files deleted) after an earlier
+   * commit failed.
+   */
+  private BinOverlap.Commit partitionCommit(
+      CompactionPlan plan,
+      TableSnapshot snapshot,
+      RewriteCommitManager.PartitionRewrite rewrite,
+      Roles roles,
+      Progress progress) {
+    return new BinOverlap.Commit() {
+      @Override
+      public PartitionResult run() {
+        String fenced = progress.fenced();
+        if (fenced != null) {
+          roles.commits().discard(snapshot, rewrite.added());
+          return notAttempted(rewrite.partition(), fenced);
+        }
+        return commit(plan, snapshot, rewrite, roles);
+      }
+
+      @Override
+      public void abandon() {
+        roles.commits().discard(snapshot, rewrite.added());
+      }
+    };
+  }
+
+  /**
+   * The commit lane's commit of a partition whose bins are all uploaded: only while the run still
+   * holds the table's lease (else fenced, its files deleted), in the plan's order.
    */
   private PartitionResult commit(
       CompactionPlan plan,
