@@ -85,7 +85,8 @@ public final class StorageReadProbe implements LatencyProbe {
             + " \"%s\" on them with DuckDB; one warm-up pass over the first %d files, then median"
             + " of %d runs (fewer when"
             + " the time budget, %.1f%% of the estimated run and at least %d ms, runs out; over a"
-            + " prefix of the sample when the warm-up shows the whole one does not fit)",
+            + " prefix of the sample when the warm-up shows the whole one does not fit; after"
+            + " compaction as many runs as before)",
         settings.maxFiles(),
         settings.maxBytes(),
         settings.maxPartitions(),
@@ -112,6 +113,7 @@ public final class StorageReadProbe implements LatencyProbe {
         snapshot,
         partitions,
         sample,
+        settings.runs(),
         (warmUpBytes, warmUpMs) -> {
           long total = budget.totalMs(elapsedMs, plannedBytes, warmUpBytes, warmUpMs);
           return new Share(total, ProbeBudget.beforeShareMs(total));
@@ -128,10 +130,13 @@ public final class StorageReadProbe implements LatencyProbe {
             settings.maxFiles(),
             settings.maxBytes(),
             Math.max(1, before.bytes()));
+    // As many timed passes as before: the medians compare like with like, and the files that now
+    // hold the partitions' rows are not read more often than the ones they replaced.
     return measure(
         snapshot,
         partitions,
         sample,
+        Math.max(1, before.runsMs().size()),
         (warmUpBytes, warmUpMs) ->
             new Share(before.budgetMs(), before.budgetMs() - before.usedMs()));
   }
@@ -149,6 +154,7 @@ public final class StorageReadProbe implements LatencyProbe {
       TableSnapshot snapshot,
       List<PartitionValues> partitions,
       ProbeSample sample,
+      int maxRuns,
       Allotment allotment) {
     try {
       // Once per process, and the rewrite needs it anyway: not the probe's cost.
@@ -225,7 +231,7 @@ public final class StorageReadProbe implements LatencyProbe {
       List<Double> runs = new ArrayList<>();
       String result = warmUp.result();
       double slowest = ProbeBudget.passMs(timedSample.bytes(), warmUpSample.bytes(), warmUpMs);
-      while (runs.size() < settings.runs() && msSince(started) + slowest <= shareMs) {
+      while (runs.size() < maxRuns && msSince(started) + slowest <= shareMs) {
         long passStarted = System.nanoTime();
         Pass timed = pass(timedSample.files(), method);
         double ms = (System.nanoTime() - passStarted) / 1e6;

@@ -95,4 +95,42 @@ class ProbeFitIT {
         .as("the warm-up's one file, then each timed pass's prefix")
         .isEqualTo(sample.files().get(0).sizeBytes() + result.runsMs().size() * result.bytes());
   }
+
+  @Test
+  void theMeasurementAfter_makesAsManyTimedPassesAsTheOneBefore_evenWithBudgetLeft() {
+    LocalStorage local = new LocalStorage();
+    TableLocation location = TableLocation.parse("demo", work.resolve("t"));
+    KernelDeltaTables tables = new KernelDeltaTables(local);
+    new DemoSeeder(local, tables, new KernelTableWriter(local)).seed(location);
+    TableSnapshot snapshot = tables.loadLatest(location);
+    List<PartitionValues> partitions =
+        DemoTable.DATES.stream().map(d -> new PartitionValues(Map.of("event_date", d))).toList();
+    ProbeSettings settings =
+        new ProbeSettings(
+            ProbeSettings.DEFAULT_QUERY, 3, 3, 16, 64, 128L * 1024 * 1024, 10.0, 600_000);
+    StorageReadProbe probe = new StorageReadProbe(local, settings, work.resolve("probe"));
+    // The measurement before made one timed pass (its share ran out) of a 10-minute budget that
+    // is nearly all left: the one after has the time for three.
+    ProbeResult before =
+        new ProbeResult(
+            ProbeResult.Outcome.MEASURED,
+            null,
+            40.0,
+            List.of(40.0),
+            30,
+            snapshot.activeFiles().stream().mapToLong(DataFile::sizeBytes).sum(),
+            DemoTable.DATES,
+            "1500",
+            ReadMethod.IN_PLACE,
+            600_000,
+            100,
+            0);
+
+    ProbeResult after = probe.after(snapshot, partitions, before);
+
+    assertThat(after.measured()).as(after.skipReason()).isTrue();
+    assertThat(after.runsMs())
+        .as("medians compared over the same number of passes, and no more reads than before")
+        .hasSize(1);
+  }
 }
