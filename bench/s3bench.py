@@ -240,11 +240,11 @@ print(m["numFilesRemoved"], m["numFilesAdded"])
 LOG_LINE = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d{3}) \w+ \w+: (.*)$")
 
 # (phase name, the log line that ends it), in the order a run logs them.
-PHASES = (("start, load, inspect", "inspected:"),
-          ("probe before", "read latency before"),
-          ("compaction", "compaction progress"),
-          ("probe after (with the reload)", "read latency after"),
-          ("vacuum dry run", "vacuum plan:"))
+# The probe after compaction runs beside the vacuum dry run: one phase, ended by the later line.
+PHASES = (("start, load, inspect", ("inspected:",)),
+          ("probe before", ("read latency before",)),
+          ("compaction", ("compaction progress",)),
+          ("reload, then probe after beside the vacuum dry run", ("read latency after", "vacuum plan:")))
 
 
 def phases(stderr, started, ended):
@@ -262,8 +262,8 @@ def phases(stderr, started, ended):
                 at += 86400
             events.append((at, m.group(5)))
     out, previous = [], started
-    for name, marker in PHASES:
-        hits = [at for at, text in events if text.startswith(marker)]
+    for name, markers in PHASES:
+        hits = sorted(at for at, text in events if text.startswith(markers))
         if hits:
             out.append((name, max(0.0, hits[-1] - previous)))
             previous = hits[-1]

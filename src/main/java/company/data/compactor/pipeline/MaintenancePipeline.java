@@ -54,6 +54,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One maintenance run, in the design's order: validate, seed the demo (when asked), sweep what
@@ -169,24 +170,48 @@ public final class MaintenancePipeline {
       compaction = ReportSections.ran(health, plan, result);
       steps.add(compacted(request, compaction));
     }
-    ProbeResult post = null;
     TableSnapshot latest = snapshot;
+    CompletableFuture<ProbeResult> postProbe = CompletableFuture.completedFuture(null);
     if (compaction.compacted()) {
       TableSnapshot after = phases.time(Phase.COMMIT, () -> ports.tables().loadLatest(location));
       latest = after;
       if (pre != null && pre.measured()) {
         ProbeResult before = pre;
-        post =
-            phases.time(
-                Phase.PROBE_AFTER,
+        // Beside the vacuum's planning: the probe reads the compacted data files, the vacuum the
+        // log and the table's listing (it never deletes a file of the latest version).
+        postProbe =
+            CompletableFuture.supplyAsync(
                 () ->
-                    probe(
-                        "after",
-                        after,
-                        probeFailures,
-                        () -> ports.probe().after(after, probed, before)));
+                    phases.time(
+                        Phase.PROBE_AFTER,
+                        () ->
+                            probe(
+                                "after",
+                                after,
+                                probeFailures,
+                                () -> ports.probe().after(after, probed, before))),
+                MaintenancePipeline::probeThread);
       }
     }
+    MaintenanceRequest vacuuming = request;
+    TableSnapshot vacuumed = latest;
+    List<StepOutcome> vacuumSteps = new ArrayList<>();
+    VacuumReport vacuum;
+    LogCleanupReport logs;
+    try {
+      vacuum =
+          compaction.fenced()
+              ? skipVacuum(vacuumSteps, "it lost the table's lease during compaction")
+              : phases.time(Phase.VACUUM_PLAN, () -> vacuum(vacuuming, vacuumed, vacuumSteps));
+      logs =
+          compaction.fenced()
+              ? null
+              : phases.time(Phase.VACUUM_PLAN, () -> logCleanup(vacuuming, vacuumed, vacuumSteps));
+    } finally {
+      // The probe is advisory and catches its own failures: this only waits for it.
+      postProbe.exceptionally(e -> null).join();
+    }
+    ProbeResult post = postProbe.join();
     LatencyReport latency =
         pre == null || !pre.measured()
             ? null
@@ -207,16 +232,7 @@ public final class MaintenancePipeline {
     } else {
       steps.add(probeStep(latency));
     }
-    MaintenanceRequest vacuuming = request;
-    TableSnapshot vacuumed = latest;
-    VacuumReport vacuum =
-        compaction.fenced()
-            ? skipVacuum(steps, "it lost the table's lease during compaction")
-            : phases.time(Phase.VACUUM_PLAN, () -> vacuum(vacuuming, vacuumed, steps));
-    LogCleanupReport logs =
-        compaction.fenced()
-            ? null
-            : phases.time(Phase.VACUUM_PLAN, () -> logCleanup(vacuuming, vacuumed, steps));
+    steps.addAll(vacuumSteps);
     FileSizeHistogram sizes =
         FileSizeHistogram.of(
             snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
@@ -553,6 +569,13 @@ public final class MaintenancePipeline {
    */
   SweepReport sweep(TableLocation location, Sweeper.Scope scope) {
     return ReportSections.sweep(ports.sweeper().sweep(location, scope));
+  }
+
+  /** Runs the measurement after compaction on its own daemon thread. */
+  private static void probeThread(Runnable work) {
+    Thread thread = new Thread(work, "probe-after");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /**
