@@ -27,7 +27,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -110,48 +109,67 @@ class CommitLaneBinsIT {
     }
   }
 
+  /** How the first partition's commit PUT fails. */
+  @FunctionalInterface
+  private interface Refusal {
+    void refuse() throws IOException;
+  }
+
+  /**
+   * The table's storage, where the first partition's commit PUT waits for the second partition's
+   * first upload and then fails as {@code refusal} says, and the second partition's second bin is
+   * fetched only a second after that: the failure reaches the caller between the second partition's
+   * bins.
+   */
+  private static Storage failingTheFirstCommitBetweenTheNextBins(
+      FaultScenario table, CompactionPlan plan, Refusal refusal) {
+    String secondPartition = directoryOf(plan.bins().get(2));
+    String secondPartitionsSecondBin = plan.bins().get(3).files().get(0).path();
+    CountDownLatch secondPartitionUploaded = new CountDownLatch(1);
+    CountDownLatch commitRefused = new CountDownLatch(1);
+    return new ForwardingStorage(table.storage()) {
+      @Override
+      public void publishFile(Path local, String path) throws IOException {
+        table.storage().publishFile(local, path);
+        if (path.startsWith(secondPartition)) {
+          secondPartitionUploaded.countDown();
+        }
+      }
+
+      @Override
+      public boolean putIfAbsent(String path, byte[] content) throws IOException {
+        if (path.endsWith(COMMIT_31)) {
+          await(secondPartitionUploaded);
+          commitRefused.countDown();
+          refusal.refuse();
+        }
+        return super.putIfAbsent(path, content);
+      }
+
+      @Override
+      public InputStream openFrom(String path, long offset) throws IOException {
+        if (path.equals(secondPartitionsSecondBin)) {
+          await(commitRefused);
+          pause(1000);
+        }
+        return super.openFrom(path, offset);
+      }
+    };
+  }
+
   @Test
   void aCommitFailingBetweenTheNextPartitionsBins_deletesWhatItsFirstBinUploaded()
       throws Exception {
     try (FaultScenario table = FaultScenario.fresh(work)) {
       TableSnapshot before = table.snapshot();
       CompactionPlan plan = twoBinsPerPartition(before);
-      String firstPartition = directoryOf(plan.bins().get(0));
-      String secondPartition = directoryOf(plan.bins().get(2));
-      String secondPartitionsSecondBin = plan.bins().get(3).files().get(0).path();
-      CountDownLatch secondPartitionUploaded = new CountDownLatch(1);
-      CountDownLatch commitRefused = new CountDownLatch(1);
       Storage storage =
-          new ForwardingStorage(table.storage()) {
-            @Override
-            public void publishFile(Path local, String path) throws IOException {
-              table.storage().publishFile(local, path);
-              if (path.startsWith(secondPartition)) {
-                secondPartitionUploaded.countDown();
-              }
-            }
-
-            @Override
-            public boolean putIfAbsent(String path, byte[] content) throws IOException {
-              if (path.endsWith(COMMIT_31)) {
-                // The first partition's commit fails only once the second partition's first bin
-                // is up, and before its second bin is handed over (held back below).
-                await(secondPartitionUploaded);
-                commitRefused.countDown();
+          failingTheFirstCommitBetweenTheNextBins(
+              table,
+              plan,
+              () -> {
                 throw new IOException("injected: the commit's PUT failed");
-              }
-              return super.putIfAbsent(path, content);
-            }
-
-            @Override
-            public InputStream openFrom(String path, long offset) throws IOException {
-              if (path.equals(secondPartitionsSecondBin)) {
-                await(commitRefused);
-                pause(1000);
-              }
-              return super.openFrom(path, offset);
-            }
-          };
+              });
 
       CompactorException e =
           catchThrowableOfType(
@@ -161,13 +179,45 @@ class CommitLaneBinsIT {
       assertThat(e)
           .hasMessageContaining("The OPTIMIZE commit of " + table.uri() + " was not written");
       assertThat(table.snapshot().version()).isEqualTo(30);
-      Set<String> orphans = table.orphans();
-      assertThat(orphans)
+      assertThat(table.orphans())
           .as("only the failed commit's own files are kept (its write may still land)")
           .hasSize(2)
-          .allSatisfy(p -> assertThat(p).startsWith(firstPartition));
+          .allSatisfy(p -> assertThat(p).startsWith(directoryOf(plan.bins().get(0))));
       assertThat(table.rowsAndDistinctIds())
           .containsExactly(FaultScenario.ROWS, FaultScenario.ROWS);
+    }
+  }
+
+  @Test
+  void anErrorInTheCommitLane_betweenTheNextPartitionsBins_reachesTheCaller_leavingOnlyItsFiles()
+      throws Exception {
+    try (FaultScenario table = FaultScenario.fresh(work)) {
+      TableSnapshot before = table.snapshot();
+      CompactionPlan plan = twoBinsPerPartition(before);
+      Storage storage =
+          failingTheFirstCommitBetweenTheNextBins(
+              table,
+              plan,
+              () -> {
+                throw new AssertionError("injected: a bug in the commit");
+              });
+
+      Throwable e =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () -> executor(storage, work.resolve("scratch"), 1).execute(plan, before));
+
+      assertThat(e).hasStackTraceContaining("injected: a bug in the commit");
+      assertThat(table.snapshot().version()).isEqualTo(30);
+      assertThat(table.orphans())
+          .as("only the failed commit's own files are kept (its write may still land)")
+          .allSatisfy(p -> assertThat(p).startsWith(directoryOf(plan.bins().get(0))));
+      assertThat(table.rowsAndDistinctIds())
+          .containsExactly(FaultScenario.ROWS, FaultScenario.ROWS);
+      assertThat(
+              Thread.getAllStackTraces().keySet().stream()
+                  .filter(t -> t.getName().startsWith("compaction-") && t.isAlive()))
+          .as("the lanes' threads are gone")
+          .isEmpty();
     }
   }
 
