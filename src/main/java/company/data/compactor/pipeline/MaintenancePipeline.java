@@ -211,7 +211,17 @@ public final class MaintenancePipeline {
       // The probe is advisory and catches its own failures: this only waits for it.
       postProbe.exceptionally(e -> null).join();
     }
-    ProbeResult post = postProbe.join();
+    ProbeResult post;
+    try {
+      post = postProbe.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      // The probe catches its own exceptions; an Error (out of memory, a native library that
+      // failed to load) ends the run as it would have on this thread, unwrapped.
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
     LatencyReport latency =
         pre == null || !pre.measured()
             ? null

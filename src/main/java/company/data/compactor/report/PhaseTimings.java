@@ -2,11 +2,13 @@ package company.data.compactor.report;
 
 /**
  * Where a run's time went ({@code timings_ms} in the report), in milliseconds, each phase summed
- * over bins and partitions; a phase the command did not run is 0. On local storage the phases run
- * one after another, so their sum is at most {@code wall}; on object stores compaction overlaps the
- * download of the next bin and the upload of the previous one with the rewrite and verification of
- * the current one, so {@code download} and {@code upload} (time spent by the transfers, whichever
- * thread ran them) may overlap {@code rewrite} and {@code verify}.
+ * over bins and partitions; a phase the command did not run is 0. On local storage compaction's
+ * phases run one after another; on object stores compaction overlaps the download of the next bin
+ * and the uploads and commits of the previous ones with the rewrite and verification of the current
+ * one, so {@code download}, {@code upload} and {@code commit} (time spent by the transfers and
+ * commits, whichever thread ran them) may overlap {@code rewrite} and {@code verify}. After
+ * compaction {@code probeAfter} runs beside {@code vacuumPlan}. Phases may so add up to more than
+ * {@code wall}.
  *
  * @param inspect loading the snapshot and inspecting it
  * @param probeBefore the read-latency probe before compaction

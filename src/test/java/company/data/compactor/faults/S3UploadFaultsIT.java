@@ -108,10 +108,8 @@ class S3UploadFaultsIT {
           catchThrowableOfType(IOException.class, () -> storage.publishFile(local, path));
 
       assertThat(e).hasMessageStartingWith("S3 failed while uploading " + path + ": ");
-      var aborts =
-          proxy.seen().stream()
-              .filter(r -> r.method().equals("DELETE") && r.path().contains("uploadId="))
-              .toList();
+      // The proxy notes a request once its answer is sent: the client may be faster.
+      var aborts = awaitSeen(proxy, "DELETE", "uploadId=");
       assertThat(aborts).hasSize(1);
       var parts =
           proxy.seen().stream()
@@ -149,11 +147,32 @@ class S3UploadFaultsIT {
               });
 
       assertThat(e).hasMessageStartingWith("S3 failed while uploading " + path + ": ");
-      assertThat(proxy.seen())
-          .filteredOn(r -> r.method().equals("DELETE") && r.path().contains("uploadId="))
-          .hasSize(1);
+      assertThat(awaitSeen(proxy, "DELETE", "uploadId=")).hasSize(1);
       assertThat(catchThrowableOfType(FileNotFoundException.class, () -> storage.stat(path)))
           .hasMessage("No such object: " + path);
+    }
+  }
+
+  private static java.util.List<FaultProxy.Seen> awaitSeen(
+      FaultProxy proxy, String method, String pathPart) {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    java.util.List<FaultProxy.Seen> seen;
+    do {
+      seen =
+          proxy.seen().stream()
+              .filter(r -> r.method().equals(method) && r.path().contains(pathPart))
+              .toList();
+    } while (seen.isEmpty() && System.nanoTime() < deadline && pause());
+    return seen;
+  }
+
+  private static boolean pause() {
+    try {
+      Thread.sleep(20);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 }

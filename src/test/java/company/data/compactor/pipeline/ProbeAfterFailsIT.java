@@ -169,4 +169,21 @@ class ProbeAfterFailsIT {
       assertThat(table.rowsAndDistinctIds()).containsExactly(1500L, 1500L);
     }
   }
+
+  @Test
+  void aProbeDyingOfAnError_endsTheRunWithThatError_unwrapped() throws Exception {
+    try (FaultScenario table = FaultScenario.fresh(work)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  run(
+                      table,
+                      0,
+                      () -> {
+                        throw new NoClassDefFoundError("injected: DuckDBNative");
+                      }))
+          .isExactlyInstanceOf(NoClassDefFoundError.class)
+          .hasMessage("injected: DuckDBNative");
+      assertThat(table.rowsAndDistinctIds()).containsExactly(1500L, 1500L);
+    }
+  }
 }

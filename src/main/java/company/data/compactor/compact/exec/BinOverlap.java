@@ -179,17 +179,29 @@ final class BinOverlap implements AutoCloseable {
   }
 
   /**
-   * Hands a bin's {@code uploads} to the upload lane, after waiting for the batch before it (one is
-   * uploading at most), and, when the bin ends its partition, the partition's {@code commit} to the
-   * commit lane, to run once these uploads are in. In {@link Mode#SEQUENTIAL} both run now.
+   * Waits for the batch uploading, if any, and throws a failure the lanes already met (an upload's,
+   * or an ended commit's): called before a bin is handed over, so that the caller still owns the
+   * bin (and may delete its partition's uploads) when this throws.
    *
-   * @param commit null unless the bin is its partition's last
-   * @throws IOException an earlier batch's failure (an upload), or an earlier commit's; a
-   *     CompactorException likewise
+   * @throws IOException that failure; a CompactorException likewise
    */
-  void handOver(Uploads uploads, Commit commit) throws IOException {
+  void awaitTurn() throws IOException {
     awaitUploads();
     throwEndedCommitFailures();
+  }
+
+  /**
+   * Hands a bin's {@code uploads} to the upload lane and, when the bin ends its partition, the
+   * partition's {@code commit} to the commit lane, to run once these uploads are in; {@link
+   * #awaitTurn()} must have returned first (one batch is uploading at most). In {@link
+   * Mode#SEQUENTIAL} both run now, and their failures are thrown.
+   *
+   * @param commit null unless the bin is its partition's last
+   */
+  void handOver(Uploads uploads, Commit commit) throws IOException {
+    if (uploading != null) {
+      throw new IllegalStateException("a bin was handed over before the previous one's turn ended");
+    }
     if (mode == Mode.SEQUENTIAL) {
       uploads.run();
       if (commit != null) {

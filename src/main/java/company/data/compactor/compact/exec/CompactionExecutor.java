@@ -303,13 +303,17 @@ public final class CompactionExecutor implements company.data.compactor.compact.
                   ? new RewriteCommitManager.PartitionRewrite(
                       partition, bins.size(), List.copyOf(removed), uploadedSoFar, rows)
                   : null;
+          // An earlier failure (an upload's, or a commit's) is thrown while this partition still
+          // owns
+          // its uploads so far: nothing references them, so they are deleted.
+          overlap.awaitTurn();
+          // From here the bin, and with the last bin the commit, are the lanes': a commit of
+          // unknown outcome keeps its files.
+          binHandedOver = true;
+          handedOver = rewrite != null;
           overlap.handOver(
               () -> upload(snapshot, outputs, uploadedSoFar, binDir, roles),
               rewrite == null ? null : partitionCommit(plan, snapshot, rewrite, roles, progress));
-          // Only now: handOver throws an earlier failure (an upload's, or a commit's) before it
-          // takes this bin, and then this partition's earlier bins' uploads are still cleanable.
-          binHandedOver = true;
-          handedOver = rewrite != null;
         } catch (RewriteVerifier.Refused e) {
           overlap.awaitLane();
           progress.record(

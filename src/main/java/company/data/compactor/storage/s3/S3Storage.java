@@ -351,11 +351,13 @@ public final class S3Storage implements Storage {
         client.createMultipartUpload(b -> b.bucket(at.bucket()).key(at.key())).uploadId();
     int count = (int) ((size + PART_SIZE - 1) / PART_SIZE);
     Semaphore slots = new Semaphore(PARTS_IN_FLIGHT);
+    java.util.concurrent.atomic.AtomicBoolean failed =
+        new java.util.concurrent.atomic.AtomicBoolean();
     List<Future<CompletedPart>> sent = new ArrayList<>();
     try {
-      for (int i = 0; i < count && !anyFailed(sent); i++) {
+      for (int i = 0; i < count && !failed.get(); i++) {
         slots.acquireUninterruptibly();
-        if (anyFailed(sent)) {
+        if (failed.get()) {
           slots.release();
           break;
         }
@@ -365,7 +367,7 @@ public final class S3Storage implements Storage {
         sent.add(
             PART_UPLOADS.submit(
                 () -> {
-                  try {
+                  try (Slices slices = new Slices(file, offset, length)) {
                     String etag =
                         client
                             .uploadPart(
@@ -375,11 +377,13 @@ public final class S3Storage implements Storage {
                                         .uploadId(uploadId)
                                         .partNumber(partNumber),
                                 RequestBody.fromContentProvider(
-                                    () -> slice(file, offset, length),
-                                    length,
-                                    "application/octet-stream"))
+                                    slices::next, length, "application/octet-stream"))
                             .eTag();
                     return CompletedPart.builder().partNumber(partNumber).eTag(etag).build();
+                  } catch (RuntimeException | Error e) {
+                    // Recorded before the slot is free: no further part starts after a failure.
+                    failed.set(true);
+                    throw e;
                   } finally {
                     slots.release();
                   }
@@ -410,17 +414,40 @@ public final class S3Storage implements Storage {
     }
   }
 
-  private static boolean anyFailed(List<Future<CompletedPart>> sent) {
-    for (Future<CompletedPart> part : sent) {
-      if (part.isDone()) {
+  /**
+   * The streams of one part's attempts: each attempt (and the SDK's signing pass) reads a new one
+   * from the file; every one opened is closed when the part is done, whether or not the SDK closed
+   * it.
+   */
+  private static final class Slices implements AutoCloseable {
+    private final Path file;
+    private final long offset;
+    private final long length;
+    private final List<InputStream> opened = new ArrayList<>();
+
+    Slices(Path file, long offset, long length) {
+      this.file = file;
+      this.offset = offset;
+      this.length = length;
+    }
+
+    synchronized InputStream next() {
+      InputStream in = slice(file, offset, length);
+      opened.add(in);
+      return in;
+    }
+
+    @Override
+    public synchronized void close() {
+      for (InputStream in : opened) {
         try {
-          part.get();
-        } catch (ExecutionException | CancellationException | InterruptedException e) {
-          return true;
+          in.close();
+        } catch (IOException e) {
+          // A read-only file handle: nothing was written through it.
         }
       }
+      opened.clear();
     }
-    return false;
   }
 
   /** The part's ETag, or its failure as thrown by the SDK. */
