@@ -34,7 +34,7 @@ import java.util.concurrent.Future;
 final class BinRunner {
 
   /** Concurrent input downloads from object stores. */
-  static final int PARALLEL_DOWNLOADS = 8;
+  static final int PARALLEL_DOWNLOADS = 16;
 
   /**
    * A written file and the add action that will describe it.

@@ -40,7 +40,7 @@ public final class KernelDeltaTables implements DeltaTables {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Log tail commits fetched at once before a snapshot load (see {@link PrefetchedLogTail}). */
-  public static final int LOG_TAIL_CONCURRENCY = 16;
+  public static final int LOG_TAIL_CONCURRENCY = 32;
 
   private final Storage storage;
 
