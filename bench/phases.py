@@ -21,7 +21,7 @@ def table(section):
     if not tools:
         return []
     lines = ["delta-compactor's phases (the report's `timings_ms`, in-process, median ms; on object stores "
-             "download and upload overlap rewrite and verify, and probe_after runs beside vacuum_plan, so the phases may add up to more than `wall`):", "",
+             "download and upload overlap rewrite and verify, so the phases may add up to more than `wall`):", "",
              "| command | " + " | ".join(KEYS) + " |", "|---|" + "---|" * len(KEYS)]
     for tool, runs in tools.items():
         lines.append(f"| {tool} | " + " | ".join(f"{statistics.median(r[k] for r in runs):.0f}" for k in KEYS) + " |")

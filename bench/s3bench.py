@@ -240,11 +240,11 @@ print(m["numFilesRemoved"], m["numFilesAdded"])
 LOG_LINE = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d{3}) \w+ \w+: (.*)$")
 
 # (phase name, the log line that ends it), in the order a run logs them.
-# The probe after compaction runs beside the vacuum dry run: one phase, ended by the later line.
 PHASES = (("start, load, inspect", ("inspected:",)),
           ("probe before", ("read latency before",)),
           ("compaction", ("compaction progress",)),
-          ("reload, then probe after beside the vacuum dry run", ("read latency after", "vacuum plan:")))
+          ("probe after (with the reload)", ("read latency after",)),
+          ("vacuum dry run", ("vacuum plan:",)))
 
 
 def phases(stderr, started, ended):

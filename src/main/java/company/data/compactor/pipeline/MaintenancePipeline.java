@@ -54,7 +54,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * One maintenance run, in the design's order: validate, seed the demo (when asked), sweep what
@@ -170,57 +169,23 @@ public final class MaintenancePipeline {
       compaction = ReportSections.ran(health, plan, result);
       steps.add(compacted(request, compaction));
     }
+    ProbeResult post = null;
     TableSnapshot latest = snapshot;
-    CompletableFuture<ProbeResult> postProbe = CompletableFuture.completedFuture(null);
     if (compaction.compacted()) {
       TableSnapshot after = phases.time(Phase.COMMIT, () -> ports.tables().loadLatest(location));
       latest = after;
       if (pre != null && pre.measured()) {
         ProbeResult before = pre;
-        // Beside the vacuum's planning: the probe reads the compacted data files, the vacuum the
-        // log and the table's listing (it never deletes a file of the latest version).
-        postProbe =
-            CompletableFuture.supplyAsync(
+        post =
+            phases.time(
+                Phase.PROBE_AFTER,
                 () ->
-                    phases.time(
-                        Phase.PROBE_AFTER,
-                        () ->
-                            probe(
-                                "after",
-                                after,
-                                probeFailures,
-                                () -> ports.probe().after(after, probed, before))),
-                MaintenancePipeline::probeThread);
+                    probe(
+                        "after",
+                        after,
+                        probeFailures,
+                        () -> ports.probe().after(after, probed, before)));
       }
-    }
-    MaintenanceRequest vacuuming = request;
-    TableSnapshot vacuumed = latest;
-    List<StepOutcome> vacuumSteps = new ArrayList<>();
-    VacuumReport vacuum;
-    LogCleanupReport logs;
-    try {
-      vacuum =
-          compaction.fenced()
-              ? skipVacuum(vacuumSteps, "it lost the table's lease during compaction")
-              : phases.time(Phase.VACUUM_PLAN, () -> vacuum(vacuuming, vacuumed, vacuumSteps));
-      logs =
-          compaction.fenced()
-              ? null
-              : phases.time(Phase.VACUUM_PLAN, () -> logCleanup(vacuuming, vacuumed, vacuumSteps));
-    } finally {
-      // The probe is advisory and catches its own failures: this only waits for it.
-      postProbe.exceptionally(e -> null).join();
-    }
-    ProbeResult post;
-    try {
-      post = postProbe.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      // The probe catches its own exceptions; an Error (out of memory, a native library that
-      // failed to load) ends the run as it would have on this thread, unwrapped.
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw e;
     }
     LatencyReport latency =
         pre == null || !pre.measured()
@@ -242,7 +207,16 @@ public final class MaintenancePipeline {
     } else {
       steps.add(probeStep(latency));
     }
-    steps.addAll(vacuumSteps);
+    MaintenanceRequest vacuuming = request;
+    TableSnapshot vacuumed = latest;
+    VacuumReport vacuum =
+        compaction.fenced()
+            ? skipVacuum(steps, "it lost the table's lease during compaction")
+            : phases.time(Phase.VACUUM_PLAN, () -> vacuum(vacuuming, vacuumed, steps));
+    LogCleanupReport logs =
+        compaction.fenced()
+            ? null
+            : phases.time(Phase.VACUUM_PLAN, () -> logCleanup(vacuuming, vacuumed, steps));
     FileSizeHistogram sizes =
         FileSizeHistogram.of(
             snapshot.activeFiles(), compaction.compacted() ? latest.activeFiles() : null);
@@ -579,13 +553,6 @@ public final class MaintenancePipeline {
    */
   SweepReport sweep(TableLocation location, Sweeper.Scope scope) {
     return ReportSections.sweep(ports.sweeper().sweep(location, scope));
-  }
-
-  /** Runs the measurement after compaction on its own daemon thread. */
-  private static void probeThread(Runnable work) {
-    Thread thread = new Thread(work, "probe-after");
-    thread.setDaemon(true);
-    thread.start();
   }
 
   /**

@@ -6,9 +6,9 @@ package company.data.compactor.report;
  * phases run one after another; on object stores compaction overlaps the download of the next bin
  * and the uploads and commits of the previous ones with the rewrite and verification of the current
  * one, so {@code download}, {@code upload} and {@code commit} (time spent by the transfers and
- * commits, whichever thread ran them) may overlap {@code rewrite} and {@code verify}. After
- * compaction {@code probeAfter} runs beside {@code vacuumPlan}. Phases may so add up to more than
- * {@code wall}.
+ * commits, whichever thread ran them) may overlap {@code rewrite} and {@code verify}, and the
+ * phases may add up to more than {@code wall}. The probes run alone: nothing else of the run reads
+ * or writes while they measure.
  *
  * @param inspect loading the snapshot and inspecting it
  * @param probeBefore the read-latency probe before compaction

@@ -43,9 +43,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The probe after compaction runs on its own thread beside the vacuum: when it fails or is slow the
- * maintenance still ends with a report whose steps keep their order (probe, then vacuum) and whose
- * {@code timings_ms} count the probe's time.
+ * When the probe after compaction fails or is slow the maintenance still ends with a report whose
+ * steps keep their order (probe, then vacuum) and whose {@code timings_ms} count the probe's time;
+ * an Error ends the run as itself.
  */
 class ProbeAfterFailsIT {
 
@@ -140,7 +140,7 @@ class ProbeAfterFailsIT {
   }
 
   @Test
-  void aProbeFailingAfterTheVacuumEnded_isReportedBeforeTheVacuum_andTimed() throws Exception {
+  void aProbeFailingSlowly_isReportedBeforeTheVacuum_andTimed() throws Exception {
     try (FaultScenario table = FaultScenario.fresh(work)) {
       MaintenanceReport report =
           run(
