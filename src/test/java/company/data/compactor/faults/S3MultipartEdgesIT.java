@@ -15,9 +15,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,15 +33,6 @@ class S3MultipartEdgesIT {
   private static final int MB = 1024 * 1024;
 
   @TempDir Path work;
-
-  private Map<String, String> environment(FaultProxy proxy) {
-    Map<String, String> env = new HashMap<>(S3ProxyServer.shared().environment());
-    env.put("AWS_ENDPOINT_URL_S3", proxy.endpoint().toString());
-    env.putAll(FaultScenario.shortTimeouts());
-    env.put("COMPACTOR_AWS_ATTEMPT_TIMEOUT_MS", "20000");
-    env.put("COMPACTOR_AWS_CALL_TIMEOUT_MS", "60000");
-    return env;
-  }
 
   private Path file(int size) throws IOException {
     byte[] bytes = new byte[size];
@@ -72,7 +61,7 @@ class S3MultipartEdgesIT {
     Path local = file(size);
     byte[] content = Files.readAllBytes(local);
     try (FaultProxy proxy = FaultProxy.in(S3ProxyServer.shared().endpoint());
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       storage.publishFile(local, path);
@@ -93,7 +82,7 @@ class S3MultipartEdgesIT {
     try (FaultProxy proxy =
             FaultProxy.in(S3ProxyServer.shared().endpoint())
                 .on("PUT", ".*partNumber=3(&.*)?$", 1, 3, Fault.s3(500, "InternalError"));
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       IOException e =
@@ -103,10 +92,7 @@ class S3MultipartEdgesIT {
       assertThat(parts(proxy).stream().filter(r -> r.path().contains("partNumber=3")))
           .as("three attempts, each refused")
           .hasSize(3);
-      assertThat(
-              proxy.seen().stream()
-                  .filter(r -> r.method().equals("DELETE") && r.path().contains("uploadId=")))
-          .hasSize(1);
+      assertThat(proxy.awaitSeen("DELETE", "uploadId=")).hasSize(1);
       assertThat(
               proxy.seen().stream()
                   .filter(r -> r.method().equals("POST") && r.path().contains("uploadId=")))
@@ -127,7 +113,7 @@ class S3MultipartEdgesIT {
             FaultProxy.in(S3ProxyServer.shared().endpoint())
                 .on("PUT", ".*partNumber=5(&.*)?$", 1, 1, new Fault.Cut())
                 .on("PUT", ".*partNumber=5(&.*)?$", 2, 2, Fault.s3(500, "InternalError"));
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       storage.publishFile(local, path);
@@ -147,7 +133,7 @@ class S3MultipartEdgesIT {
     try (FaultProxy proxy =
             FaultProxy.in(S3ProxyServer.shared().endpoint())
                 .on("POST", ".*uploadId=.*", 1, 1, new Fault.DropResponse());
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       IOException e =

@@ -15,8 +15,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,15 +36,6 @@ class S3UploadFaultsIT {
     return bytes;
   }
 
-  private Map<String, String> environment(FaultProxy proxy) {
-    Map<String, String> env = new HashMap<>(S3ProxyServer.shared().environment());
-    env.put("AWS_ENDPOINT_URL_S3", proxy.endpoint().toString());
-    env.putAll(FaultScenario.shortTimeouts());
-    env.put("COMPACTOR_AWS_ATTEMPT_TIMEOUT_MS", "20000");
-    env.put("COMPACTOR_AWS_CALL_TIMEOUT_MS", "60000");
-    return env;
-  }
-
   @Test
   void aPartCutMidBody_isRetried_andTheObjectIsWhole() throws IOException {
     String path = "s3://" + S3ProxyServer.shared().newBucket() + "/big.bin";
@@ -54,7 +43,7 @@ class S3UploadFaultsIT {
     try (FaultProxy proxy =
             FaultProxy.in(S3ProxyServer.shared().endpoint())
                 .on("PUT", ".*partNumber=2.*", 1, 1, new Fault.Cut());
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       try (OutputStream out = storage.create(path)) {
@@ -75,7 +64,7 @@ class S3UploadFaultsIT {
     Path local = work.resolve("out.parquet");
     java.nio.file.Files.write(local, content);
     try (FaultProxy proxy = FaultProxy.in(S3ProxyServer.shared().endpoint());
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       storage.publishFile(local, path);
@@ -101,7 +90,7 @@ class S3UploadFaultsIT {
     try (FaultProxy proxy =
             FaultProxy.in(S3ProxyServer.shared().endpoint())
                 .on("PUT", ".*partNumber=1(&.*)?$", 1, 1000, Fault.s3(403, "AccessDenied"));
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       IOException e =
@@ -109,7 +98,7 @@ class S3UploadFaultsIT {
 
       assertThat(e).hasMessageStartingWith("S3 failed while uploading " + path + ": ");
       // The proxy notes a request once its answer is sent: the client may be faster.
-      var aborts = awaitSeen(proxy, "DELETE", "uploadId=");
+      var aborts = proxy.awaitSeen("DELETE", "uploadId=");
       assertThat(aborts).hasSize(1);
       var parts =
           proxy.seen().stream()
@@ -134,7 +123,7 @@ class S3UploadFaultsIT {
     try (FaultProxy proxy =
             FaultProxy.in(S3ProxyServer.shared().endpoint())
                 .on("PUT", ".*partNumber=2.*", 1, 1000, new Fault.Cut());
-        S3Client client = S3Clients.fromEnvironment(environment(proxy))) {
+        S3Client client = S3Clients.fromEnvironment(FaultScenario.uploadEnvironment(proxy))) {
       S3Storage storage = new S3Storage(client, work);
 
       IOException e =
@@ -147,32 +136,9 @@ class S3UploadFaultsIT {
               });
 
       assertThat(e).hasMessageStartingWith("S3 failed while uploading " + path + ": ");
-      assertThat(awaitSeen(proxy, "DELETE", "uploadId=")).hasSize(1);
+      assertThat(proxy.awaitSeen("DELETE", "uploadId=")).hasSize(1);
       assertThat(catchThrowableOfType(FileNotFoundException.class, () -> storage.stat(path)))
           .hasMessage("No such object: " + path);
-    }
-  }
-
-  private static java.util.List<FaultProxy.Seen> awaitSeen(
-      FaultProxy proxy, String method, String pathPart) {
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    java.util.List<FaultProxy.Seen> seen;
-    do {
-      seen =
-          proxy.seen().stream()
-              .filter(r -> r.method().equals(method) && r.path().contains(pathPart))
-              .toList();
-    } while (seen.isEmpty() && System.nanoTime() < deadline && pause());
-    return seen;
-  }
-
-  private static boolean pause() {
-    try {
-      Thread.sleep(20);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
     }
   }
 }

@@ -2,43 +2,18 @@ package company.data.compactor.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import company.data.compactor.admission.Admission;
-import company.data.compactor.admission.Trigger;
-import company.data.compactor.compact.exec.CompactionExecutor;
-import company.data.compactor.compact.exec.RewriteSettings;
-import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
-import company.data.compactor.delta.kernel.KernelDeltaTables;
-import company.data.compactor.delta.kernel.KernelLogReader;
-import company.data.compactor.delta.kernel.KernelRewriteCommitter;
-import company.data.compactor.delta.kernel.KernelTableCheckpointer;
-import company.data.compactor.delta.kernel.KernelTableWriter;
-import company.data.compactor.demo.DemoSeeder;
-import company.data.compactor.lease.LeaseGuard;
-import company.data.compactor.lease.Leases;
-import company.data.compactor.loghygiene.LogCleanupExecutor;
-import company.data.compactor.loghygiene.LogCleanupPlanner;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableSnapshot;
-import company.data.compactor.notify.NoNotifier;
 import company.data.compactor.probe.LatencyProbe;
 import company.data.compactor.probe.ProbeResult;
 import company.data.compactor.probe.ProbeSettings;
 import company.data.compactor.probe.StorageReadProbe;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.StepOutcome;
-import company.data.compactor.storage.s3.S3Storage;
-import company.data.compactor.sweep.SweepPolicy;
-import company.data.compactor.sweep.Sweeper;
-import company.data.compactor.telemetry.JsonLinesTelemetrySink;
 import company.data.compactor.testing.FaultScenario;
-import company.data.compactor.vacuum.Retention;
-import company.data.compactor.vacuum.VacuumExecutor;
-import company.data.compactor.vacuum.VacuumPlanner;
+import company.data.compactor.testing.S3Pipelines;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,52 +66,13 @@ class ProbeAfterFailsIT {
 
   private MaintenanceReport run(
       FaultScenario table, long ms, java.util.function.Supplier<ProbeResult> then) {
-    S3Storage storage = table.storage();
-    Clock clock = Clock.systemUTC();
-    KernelDeltaTables tables = new KernelDeltaTables(storage);
-    KernelRewriteCommitter committer = new KernelRewriteCommitter(storage, clock);
     LatencyProbe measuring =
         new StorageReadProbe(
-            storage,
+            table.storage(),
             new ProbeSettings(
                 ProbeSettings.DEFAULT_QUERY, 3, 1, 16, 64, 128L * 1024 * 1024, 10.0, 600_000),
             work.resolve("probe"));
-    MaintenancePipeline pipeline =
-        new MaintenancePipeline(
-            new PipelinePorts(
-                tables,
-                new DemoSeeder(storage, tables, new KernelTableWriter(storage)),
-                new CompactionExecutor(
-                    storage,
-                    committer,
-                    new KernelDeletionVectorLoader(storage),
-                    RewriteSettings.defaults(),
-                    work.resolve("scratch"),
-                    clock),
-                afterWaiting(measuring, ms, then),
-                new VacuumExecutor(
-                    storage, new KernelLogReader(storage), committer, new VacuumPlanner(clock)),
-                new LogCleanupExecutor(
-                    storage, new KernelTableCheckpointer(storage), new LogCleanupPlanner(clock)),
-                new Sweeper(
-                    storage,
-                    List.of(work.resolve("scratch")),
-                    new SweepPolicy(Leases.DEFAULT_TTL, Retention.FLOOR),
-                    clock),
-                new JsonLinesTelemetrySink(work.resolve("telemetry.jsonl")),
-                report -> Optional.empty(),
-                new NoNotifier(),
-                clock,
-                () -> "probe-after-fails",
-                LeaseGuard.UNGUARDED));
-    return pipeline.run(
-        Admission.configuredBy(table.environment(), work)
-            .admit(
-                Trigger.CLI,
-                Map.of(
-                    "table_uri", table.uri(),
-                    "demo_mode", false,
-                    "z_order_columns", List.of())));
+    return S3Pipelines.run(table, work, afterWaiting(measuring, ms, then), "probe-after-fails");
   }
 
   @Test

@@ -179,6 +179,30 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   /** Every request seen so far, in arrival order. */
+  /**
+   * The requests seen so far with {@code method} whose path contains {@code pathPart}, waiting up
+   * to 5 s for the first: the proxy notes a request once its answer is sent, so a client that got
+   * the answer may look before the note is made.
+   */
+  public List<Seen> awaitSeen(String method, String pathPart) {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (true) {
+      List<Seen> found =
+          seen().stream()
+              .filter(r -> r.method().equals(method) && r.path().contains(pathPart))
+              .toList();
+      if (!found.isEmpty() || System.nanoTime() > deadline) {
+        return found;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return found;
+      }
+    }
+  }
+
   public List<Seen> seen() {
     return List.copyOf(seen);
   }

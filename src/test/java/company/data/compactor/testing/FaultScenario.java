@@ -127,6 +127,19 @@ public final class FaultScenario implements AutoCloseable {
   }
 
   /**
+   * The environment of storage calls through {@code proxy} that upload tens of megabytes: the short
+   * retries of {@link #shortTimeouts()}, with attempts long enough for a large part.
+   */
+  public static Map<String, String> uploadEnvironment(FaultProxy proxy) {
+    Map<String, String> env = new HashMap<>(S3ProxyServer.shared().environment());
+    env.put("AWS_ENDPOINT_URL_S3", proxy.endpoint().toString());
+    env.putAll(shortTimeouts());
+    env.put("COMPACTOR_AWS_ATTEMPT_TIMEOUT_MS", "20000");
+    env.put("COMPACTOR_AWS_CALL_TIMEOUT_MS", "60000");
+    return env;
+  }
+
+  /**
    * Retry and timeout settings that keep a fault test to seconds. The probe's time budget is set
    * out of reach: a fault (a hanging GET cut by the attempt timeout) must show as the probe's
    * retried read, not as a measurement skipped for time (BoundedProbeIT tests the budget).

@@ -270,30 +270,20 @@ final class BinOverlap implements AutoCloseable {
    * @throws IOException an upload's failure, else the first commit's; a CompactorException likewise
    */
   void awaitLane() throws IOException {
-    IOException uploadFailure = null;
-    RuntimeException uploadRuntime = null;
+    Throwable failure = null;
     try {
       awaitUploads();
-    } catch (IOException e) {
-      uploadFailure = e;
-    } catch (RuntimeException e) {
-      uploadRuntime = e;
+    } catch (IOException | RuntimeException e) {
+      failure = e;
     }
-    Throwable commitFailure = null;
     while (!commits.isEmpty()) {
       try {
         get(commits.poll());
       } catch (IOException | RuntimeException | Error e) {
-        commitFailure = commitFailure == null ? e : commitFailure;
+        failure = failure == null ? e : failure;
       }
     }
-    if (uploadFailure != null) {
-      throw uploadFailure;
-    }
-    if (uploadRuntime != null) {
-      throw uploadRuntime;
-    }
-    rethrow(commitFailure);
+    rethrow(failure);
   }
 
   /** Throws the failure of a commit that has already ended, dropping the ended ones. */
