@@ -42,6 +42,7 @@ import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.SweepReport;
 import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
+import company.data.compactor.storage.StoredObject;
 import company.data.compactor.sweep.Sweeper;
 import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumMode;
@@ -390,18 +391,21 @@ public final class MaintenancePipeline {
   public MaintenanceReport vacuumOnly(AdmittedRun run) {
     TableLocation location = run.location();
     ReadOnlyStart start = startReadOnly(run);
-    // A dry run leaves the table as it is: only the work directory's scratch is swept.
-    SweepReport sweep =
-        sweep(
-            location,
-            start.request().vacuumDryRun()
-                ? Sweeper.Scope.SCRATCH_ONLY
-                : Sweeper.Scope.SCRATCH_AND_TABLE);
+    // A dry run leaves the table as it is: only the work directory's scratch is swept. Otherwise
+    // the sweep lists the table's files once for itself and the vacuum (timed with the vacuum:
+    // on a big table the listing is most of the sweep).
+    Sweeper.Listed swept =
+        start.request().vacuumDryRun()
+            ? new Sweeper.Listed(ports.sweeper().sweep(location, Sweeper.Scope.SCRATCH_ONLY), null)
+            : start.phases().time(Phase.VACUUM_PLAN, () -> ports.sweeper().sweepAndList(location));
+    SweepReport sweep = ReportSections.sweep(swept.result());
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     VacuumReport vacuum =
         start
             .phases()
-            .time(Phase.VACUUM_PLAN, () -> vacuum(start.request(), start.snapshot(), steps));
+            .time(
+                Phase.VACUUM_PLAN,
+                () -> vacuum(start.request(), start.snapshot(), steps, swept.tableFiles()));
     return recorded(
         start.request(),
         report("vacuum", start, location, null, null, vacuum, steps)
@@ -477,6 +481,18 @@ public final class MaintenancePipeline {
   }
 
   VacuumReport vacuum(MaintenanceRequest request, TableSnapshot snapshot, List<StepOutcome> steps) {
+    return vacuum(request, snapshot, steps, null);
+  }
+
+  /**
+   * The vacuum step over {@code listed}, the table's files as listed after {@code snapshot} was
+   * loaded, or null to list them in the step.
+   */
+  VacuumReport vacuum(
+      MaintenanceRequest request,
+      TableSnapshot snapshot,
+      List<StepOutcome> steps,
+      List<StoredObject> listed) {
     refuseUnsupportedFeatures(snapshot, "vacuum", !request.vacuumDryRun());
     try {
       ports.leaseGuard().assertHeld();
@@ -487,7 +503,7 @@ public final class MaintenancePipeline {
     VacuumResult result =
         ports
             .vacuum()
-            .vacuum(snapshot, mode, request.vacuumRetentionHours(), request.vacuumDryRun());
+            .vacuum(snapshot, mode, request.vacuumRetentionHours(), request.vacuumDryRun(), listed);
     VacuumReport report = ReportSections.vacuum(result);
     if (result.fenced()) {
       steps.add(

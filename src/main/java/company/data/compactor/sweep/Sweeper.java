@@ -72,6 +72,46 @@ public final class Sweeper {
    * logs one line with the counts.
    */
   public SweepResult sweep(TableLocation table, Scope scope) {
+    return sweep(table, scope, null);
+  }
+
+  /**
+   * A sweep of the scratch roots and the table ({@link Scope#SCRATCH_AND_TABLE}), and the table's
+   * files as it listed them.
+   *
+   * @param tableFiles every file under the table root, less the temporary objects this sweep
+   *     deleted; null when the listing failed
+   */
+  public record Listed(SweepResult result, List<StoredObject> tableFiles) {}
+
+  /**
+   * Sweeps as {@link #sweep(TableLocation, Scope)} with {@link Scope#SCRATCH_AND_TABLE} and hands
+   * back the table's listing, so a vacuum that follows need not list a big table a second time.
+   */
+  public Listed sweepAndList(TableLocation table) {
+    List<StoredObject> listed;
+    try {
+      listed = storage.listRecursively(table.uri());
+    } catch (IOException | UncheckedIOException e) {
+      return new Listed(
+          logged(table, failed(clock.instant(), "listing leftovers failed: " + e.getMessage())),
+          null);
+    }
+    SweepResult result = sweep(table, Scope.SCRATCH_AND_TABLE, listed);
+    Instant cutoff = result.temporaryObjectCutoff();
+    List<StoredObject> left =
+        result.temporaryObjectsSwept() == 0
+            ? listed
+            : listed.stream()
+                .filter(
+                    o ->
+                        !SweepPlanner.isOurTemporaryObject(o)
+                            || o.modificationTimeMillis() >= cutoff.toEpochMilli())
+                .toList();
+    return new Listed(result, left);
+  }
+
+  private SweepResult sweep(TableLocation table, Scope scope, List<StoredObject> listed) {
     Instant now = clock.instant();
     SweepPlan plan;
     try {
@@ -79,7 +119,9 @@ public final class Sweeper {
       plan =
           SweepPlanner.plan(
               scratchDirectories(),
-              tableToo ? storage.listRecursively(table.uri()) : List.of(),
+              !tableToo
+                  ? List.of()
+                  : listed != null ? listed : storage.listRecursively(table.uri()),
               now,
               policy);
     } catch (IOException | UncheckedIOException e) {

@@ -76,13 +76,53 @@ public final class VacuumExecutor {
    */
   public VacuumResult vacuum(
       TableSnapshot snapshot, VacuumMode mode, int requestedHours, boolean dryRun) {
-    LogHistory history = logs.read(snapshot.location());
+    return vacuum(snapshot, mode, requestedHours, dryRun, null);
+  }
+
+  /**
+   * As {@link #vacuum(TableSnapshot, VacuumMode, int, boolean)}, over {@code listed}: every file
+   * under the table root as storage listed it after {@code snapshot} was loaded (the run's sweep
+   * lists the same files just before), or null to list them here, beside the log history read.
+   */
+  public VacuumResult vacuum(
+      TableSnapshot snapshot,
+      VacuumMode mode,
+      int requestedHours,
+      boolean dryRun,
+      List<StoredObject> listed) {
+    TableLocation location = snapshot.location();
+    LogHistory history;
     List<StoredObject> objects;
     try {
-      objects =
-          insideRealRoot(snapshot.location(), storage.listRecursively(snapshot.location().uri()));
+      if (listed != null) {
+        history = logs.read(location);
+        objects = insideRealRoot(location, listed);
+      } else {
+        // Both only read, and each is a wait on storage: listing a big table and replaying its
+        // whole log take about as long, so they run side by side.
+        ExecutorService lister = Executors.newSingleThreadExecutor(daemon("vacuum-listing"));
+        try {
+          Future<List<StoredObject>> listing =
+              lister.submit(() -> storage.listRecursively(location.uri()));
+          history = logs.read(location);
+          objects = insideRealRoot(location, listing.get());
+        } finally {
+          lister.shutdownNow();
+        }
+      }
     } catch (IOException e) {
-      throw Errors.operationFailed("listing the files of " + snapshot.location(), e);
+      throw Errors.operationFailed("listing the files of " + location, e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException unchecked) {
+        throw unchecked;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw Errors.operationFailed("listing the files of " + location, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Errors.operationFailed("listing the files of " + location + " (interrupted)", e);
     }
     VacuumPlan plan = planner.plan(snapshot, history, objects, mode, requestedHours);
     if (mode == VacuumMode.FULL
@@ -289,6 +329,14 @@ public final class VacuumExecutor {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return task -> {
+      Thread thread = new Thread(task, name);
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 
   /** Null while the lease is held; otherwise why this run may no longer delete or commit. */

@@ -108,6 +108,57 @@ abstract class TemporaryObjectSweepContract {
   }
 
   @Test
+  void sweepAndList_handsBackTheTablesFiles_lessTheTemporaryObjectsItDeleted() throws Exception {
+    String stale = "d=1/.compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet";
+    List<String> others =
+        List.of("d=1/part-1.parquet", "d=1/part-2.parquet", "_delta_log/00000000000000000000.json");
+    write(stale);
+    for (String key : others) {
+      write(key);
+    }
+    long newest =
+        storage().listRecursively(root()).stream()
+            .mapToLong(StoredObject::modificationTimeMillis)
+            .max()
+            .orElseThrow();
+    Sweeper sweeper =
+        new Sweeper(
+            storage(),
+            List.of(scratchRoot()),
+            new SweepPolicy(Duration.ofMinutes(20), FLOOR),
+            Clock.fixed(Instant.ofEpochMilli(newest).plus(FLOOR).plusSeconds(1), ZoneOffset.UTC));
+
+    Sweeper.Listed listed = sweeper.sweepAndList(new TableLocation(root()));
+
+    assertThat(listed.result().temporaryObjectsSwept()).isEqualTo(1);
+    assertThat(keys()).containsExactlyInAnyOrderElementsOf(others);
+    assertThat(listed.tableFiles())
+        .as("what a vacuum that follows would see: the files still there")
+        .extracting(o -> o.path().substring(root().length() + 1))
+        .containsExactlyInAnyOrderElementsOf(others);
+  }
+
+  @Test
+  void sweepAndList_beforeTheCutoff_handsBackEveryFile() throws Exception {
+    String young = "d=1/.compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet";
+    write(young);
+    write("d=1/part-1.parquet");
+    Sweeper sweeper =
+        new Sweeper(
+            storage(),
+            List.of(scratchRoot()),
+            new SweepPolicy(Duration.ofMinutes(20), FLOOR),
+            Clock.systemUTC());
+
+    Sweeper.Listed listed = sweeper.sweepAndList(new TableLocation(root()));
+
+    assertThat(listed.result().temporaryObjectsKeptYoung()).isEqualTo(1);
+    assertThat(listed.tableFiles())
+        .extracting(o -> o.path().substring(root().length() + 1))
+        .containsExactlyInAnyOrder(young, "d=1/part-1.parquet");
+  }
+
+  @Test
   void aMissingTable_sweepsNothing_andDoesNotFail() {
     SweepResult result = sweepAt(Instant.now().plus(Duration.ofDays(30)));
 

@@ -185,6 +185,55 @@ class VacuumIT {
   }
 
   /**
+   * The command's path: the sweep lists the table once and deletes a killed run's temporary object,
+   * the vacuum plans over what the sweep handed back. Full mode, so an object the listing still
+   * held would be a candidate or a hidden file; the counts show it is neither.
+   */
+  @Test
+  void overTheSweepsListing_deletesWhatItWouldHaveListed_andNotTheSweptObjectAgain()
+      throws Exception {
+    Path partition = dir.resolve("demo/event_date=2026-10-17");
+    Path orphan = Files.writeString(partition.resolve("orphan.parquet"), "x");
+    Path temporary =
+        Files.writeString(
+            partition.resolve(
+                LocalStorage.TEMP_PREFIX + "0f8fad5b-d9cb-469f-a165-70867728950e-part-9.parquet"),
+            "x");
+    FileTime old = FileTime.from(Clock.systemUTC().instant().minus(Duration.ofDays(9)));
+    Files.setLastModifiedTime(orphan, old);
+    Files.setLastModifiedTime(temporary, old);
+    TableSnapshot before = tables.loadLatest(location);
+    VacuumResult listedHere =
+        executor(storage, eightDaysLater).vacuum(before, VacuumMode.FULL, 168, true);
+    company.data.compactor.sweep.Sweeper.Listed swept =
+        new company.data.compactor.sweep.Sweeper(
+                storage,
+                List.of(dir.resolve("scratch")),
+                new company.data.compactor.sweep.SweepPolicy(
+                    Duration.ofMinutes(20), Duration.ofHours(168)),
+                eightDaysLater)
+            .sweepAndList(location);
+
+    VacuumResult result =
+        executor(storage, eightDaysLater)
+            .vacuum(before, VacuumMode.FULL, 168, false, swept.tableFiles());
+
+    assertThat(swept.result().temporaryObjectsSwept()).isEqualTo(1);
+    assertThat(temporary).doesNotExist();
+    assertThat(listedHere.plan().keptHidden())
+        .as("listed before the sweep: the temporary object is a hidden file")
+        .isEqualTo(result.plan().keptHidden() + 1);
+    assertThat(result.plan().candidates())
+        .extracting(VacuumCandidate::path)
+        .containsExactlyInAnyOrderElementsOf(
+            listedHere.plan().candidates().stream().map(VacuumCandidate::path).toList())
+        .contains(LocalStorage.toStoragePath(orphan));
+    assertThat(result.deletedFiles()).isEqualTo(31);
+    assertThat(orphan).doesNotExist();
+    assertThat(parquetFiles()).isEqualTo(3);
+  }
+
+  /**
    * A table without checksum files (delta-rs writes none): VACUUM START and END change no file, so
    * no full checksum, which replays the whole table, is computed for them.
    */

@@ -21,12 +21,10 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -145,10 +143,22 @@ public final class KernelLogReader implements LogReader {
       for (int from = 0; from < entries.size(); from += WINDOW) {
         List<Map.Entry<Long, StoredObject>> window =
             entries.subList(from, Math.min(entries.size(), from + WINDOW));
+        // The biggest commits are started first: one commit of 100,000 removes started last
+        // would be parsed alone while the other threads idle.
+        List<Map.Entry<Long, StoredObject>> biggestFirst = new ArrayList<>(window);
+        biggestFirst.sort(
+            java.util.Comparator.comparingLong(
+                    (Map.Entry<Long, StoredObject> e) -> e.getValue().sizeBytes())
+                .reversed()
+                .thenComparing(Map.Entry::getKey));
+        Map<Long, CommitFindings> parsed = new HashMap<>();
         for (CommitFindings found :
             BoundedConcurrency.mapInOrder(
-                window, concurrency, e -> readCommit(location, e.getKey(), e.getValue()))) {
-          commitMillis.put(found.version(), found.merge(sink));
+                biggestFirst, concurrency, e -> readCommit(location, e.getKey(), e.getValue()))) {
+          parsed.put(found.version(), found);
+        }
+        for (Map.Entry<Long, StoredObject> e : window) {
+          commitMillis.put(e.getKey(), parsed.get(e.getKey()).merge(sink));
         }
       }
       long oldestMillis = commitMillis.get(oldestVersion);
@@ -201,17 +211,16 @@ public final class KernelLogReader implements LogReader {
     long commitMillis = file.modificationTimeMillis();
     Map<String, Long> removed = new HashMap<>();
     CommitSink sink = new CommitSink(null, new HashMap<>(), new HashMap<>(), new HashSet<>());
-    try (BufferedReader reader =
-        new BufferedReader(
-            new InputStreamReader(storage.openFrom(file.path(), 0), StandardCharsets.UTF_8))) {
-      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        if (line.isBlank()) {
+    // One byte-level parser over the whole commit: its actions are JSON objects one after another
+    // (one per line), parsed without decoding each line into a string first.
+    try (InputStream in = storage.openFrom(file.path(), 0);
+        JsonParser parser = JSON.getFactory().createParser(in)) {
+      for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+        if (token != JsonToken.START_OBJECT) {
+          parser.skipChildren();
           continue;
         }
-        try (JsonParser parser = JSON.getFactory().createParser(line)) {
-          if (parser.nextToken() != JsonToken.START_OBJECT) {
-            continue;
-          }
+        {
           while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String action = parser.currentName();
             if (parser.nextToken() != JsonToken.START_OBJECT) {

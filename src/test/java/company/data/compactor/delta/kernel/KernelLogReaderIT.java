@@ -75,6 +75,53 @@ class KernelLogReaderIT {
   }
 
   @Test
+  void commitsOfVeryDifferentSizes_readBiggestFirst_mergeInVersionOrder_asOneAfterAnother()
+      throws Exception {
+    Path log = Files.createDirectories(dir.resolve("sizes/_delta_log"));
+    // Version 1 is big (it is parsed first), the small ones around it must still come before and
+    // after it: x is added at 0, removed at 1, added again at 3; y is removed at 1 and at 2.
+    StringBuilder big = new StringBuilder("{\"commitInfo\":{\"timestamp\":1000}}\r\n\n");
+    for (int i = 0; i < 5_000; i++) {
+      big.append("{\"add\":{\"path\":\"f/")
+          .append(i)
+          .append(".parquet\",\"partitionValues\":{},\"size\":1,\"dataChange\":true}}\n");
+    }
+    big.append("{\"remove\":{\"path\":\"x.parquet\",\"deletionTimestamp\":900}}\n");
+    big.append("{\"remove\":{\"path\":\"y.parquet\",\"deletionTimestamp\":900}}\n");
+    Files.writeString(
+        log.resolve("00000000000000000000.json"),
+        "{\"commitInfo\":{\"timestamp\":500}}\n{\"add\":{\"path\":\"x.parquet\"}}\n");
+    Files.writeString(log.resolve("00000000000000000001.json"), big);
+    Files.writeString(
+        log.resolve("00000000000000000002.json"),
+        "{\"commitInfo\":{\"timestamp\":2000}}\n"
+            + "{\"add\":{\"path\":\"y.parquet\"}}\n{\"remove\":{\"path\":\"y.parquet\",\"deletionTimestamp\":1}}\n");
+    Files.writeString(
+        log.resolve("00000000000000000003.json"),
+        "{\"commitInfo\":{\"timestamp\":3000}}\n{\"add\":{\"path\":\"x.parquet\"}}");
+    for (int v = 4; v < 40; v++) {
+      Files.writeString(
+          log.resolve(String.format("%020d.json", v)),
+          "{\"commitInfo\":{\"timestamp\":" + (v * 1000) + "}}\n");
+    }
+    TableLocation location = new TableLocation("file:" + dir.resolve("sizes"));
+
+    LogHistory together = new KernelLogReader(new LocalStorage(), 16).read(location);
+    LogHistory oneByOne = new KernelLogReader(new LocalStorage(), 1).read(location);
+
+    assertThat(together).isEqualTo(oneByOne);
+    Map<String, Tombstone> byName =
+        together.tombstones().stream()
+            .collect(
+                Collectors.toMap(
+                    t -> t.path().substring(location.uri().length() + 1), Function.identity()));
+    assertThat(byName).containsOnlyKeys("x.parquet", "y.parquet");
+    assertThat(byName.get("y.parquet").version()).as("the later removal wins").isEqualTo(2);
+    assertThat(byName.get("x.parquet").version()).isEqualTo(1);
+    assertThat(together.readdedPaths()).containsExactly(location.uri() + "/x.parquet");
+  }
+
+  @Test
   void streamsOnlyTheFieldsItNeeds_whereverTheyStand_andIgnoresLookAlikesInsideOtherValues()
       throws Exception {
     Path log = Files.createDirectories(dir.resolve("s/_delta_log"));
