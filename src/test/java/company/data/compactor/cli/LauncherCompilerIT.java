@@ -1,0 +1,66 @@
+package company.data.compactor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/compactor} runs a small local table (the demo, a log under 1 MB) with the quick
+ * compiler only ({@code -XX:TieredStopAtLevel=1}, a shorter run on 2 cores) and any other table
+ * with the JVM's default; a compiler level in {@code COMPACTOR_JAVA_OPTS} wins. Read from the JVM's
+ * own final flags.
+ */
+class LauncherCompilerIT {
+
+  @TempDir Path work;
+
+  /** The compiler level the launched JVM ran with, from {@code -XX:+PrintFlagsFinal}. */
+  private String tieredStopAtLevel(String javaOpts, String... args) throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                java.util.stream.Stream.concat(
+                        java.util.stream.Stream.of("bin/compactor"), Arrays.stream(args))
+                    .toList())
+            .redirectError(work.resolve("err.log").toFile());
+    builder.environment().put("COMPACTOR_JAVA_OPTS", ("-XX:+PrintFlagsFinal " + javaOpts).strip());
+    builder.environment().put("COMPACTOR_CDS", "off");
+    Process run = builder.start();
+    String out = new String(run.getInputStream().readAllBytes());
+    assertThat(run.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    return out.lines()
+        .filter(l -> l.matches("\\s*intx TieredStopAtLevel\\s+=.*"))
+        .map(l -> l.replaceAll(".*=\\s*(\\d+).*", "$1"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no TieredStopAtLevel in:\n" + out));
+  }
+
+  @Test
+  void theDemo_runsWithTheQuickCompiler_aBigLogWithTheDefault_andTheUsersChoiceWins()
+      throws Exception {
+    String demo = work.resolve("demo").toString();
+
+    assertThat(tieredStopAtLevel("", "run", "--work-dir", demo)).isEqualTo("1");
+
+    Path table = work.resolve("demo/demo_delta_table");
+    assertThat(table.resolve("_delta_log")).isDirectory();
+    assertThat(tieredStopAtLevel("", "inspect", "--table-uri", table.toString())).isEqualTo("1");
+    // A log over 1 MB (padding kernel never reads): a long replay, where the optimising compiler
+    // pays for itself.
+    Files.write(table.resolve("_delta_log/padding.bin"), new byte[1_200_000]);
+    assertThat(tieredStopAtLevel("", "inspect", "--table-uri", table.toString())).isEqualTo("4");
+    assertThat(tieredStopAtLevel("", "inspect", "--table-uri=file:" + table)).isEqualTo("4");
+    Files.delete(table.resolve("_delta_log/padding.bin"));
+    assertThat(
+            tieredStopAtLevel(
+                "-XX:TieredStopAtLevel=4", "inspect", "--table-uri", table.toString()))
+        .isEqualTo("4");
+    assertThat(tieredStopAtLevel("", "history", "--table-uri", table.toString()))
+        .as("not a table command: the default")
+        .isEqualTo("4");
+  }
+}
