@@ -268,15 +268,14 @@ public record TableLocation(String uri) {
    * encoded-dot and empty segments, so no later resolution can move it elsewhere.
    */
   public boolean contains(String path) {
+    if (isPlainChild(path)) {
+      return true;
+    }
     Optional<List<String>> segments = pathSegments(path);
     if (segments.isEmpty()) {
       return false;
     }
-    List<String> root = new ArrayList<>();
-    if (scheme() == Scheme.S3) {
-      root.add(root());
-    }
-    root.addAll(keySegments());
+    List<String> root = rootSegments();
     List<String> theirs = segments.get();
     return theirs.size() > root.size()
         && theirs.subList(0, root.size()).equals(root)
@@ -306,6 +305,83 @@ public record TableLocation(String uri) {
       return "file:/" + absolute.substring("file:/".length());
     }
     return absolute;
+  }
+
+  /**
+   * The common case of {@link #contains} without splitting or allocating: {@code path} is this
+   * canonical URI, a slash, and plain segments (ASCII letters, digits, {@code - _ . =}; none empty,
+   * {@code .} or {@code ..}), and this location's own segments are neither empty nor dot segments
+   * and hold no {@code %}. Every such path is one {@link #contains} accepts by its segments;
+   * anything else is answered by them.
+   */
+  private boolean isPlainChild(String path) {
+    int rootLength = uri.length();
+    int rootPath;
+    if (uri.startsWith("s3://")) {
+      rootPath = "s3://".length();
+    } else if (uri.startsWith("file:/") && !uri.startsWith("file://")) {
+      rootPath = "file:/".length();
+    } else {
+      return false;
+    }
+    return path.length() > rootLength + 1
+        && path.charAt(rootLength) == '/'
+        && path.startsWith(uri)
+        && segmentsAreClean(uri, rootPath, rootLength, false)
+        && segmentsAreClean(path, rootLength + 1, path.length(), true);
+  }
+
+  /**
+   * Whether {@code path} is relative and made of plain segments only: ASCII letters, digits, {@code
+   * - _ . =}, none empty, {@code .} or {@code ..}. Such a path holds nothing a URI escapes, decodes
+   * or normalises: what Delta writers log for a file of a partition whose values need no escaping.
+   */
+  public static boolean isPlainRelativePath(String path) {
+    return segmentsAreClean(path, 0, path.length(), true);
+  }
+
+  /**
+   * Whether {@code s} from {@code from} to {@code to} is {@code /}-separated segments none of which
+   * is empty, {@code .} or {@code ..}, without a {@code %} (so no encoded dot either), and, when
+   * {@code plainOnly}, of ASCII letters, digits, {@code - _ . =} only.
+   */
+  private static boolean segmentsAreClean(String s, int from, int to, boolean plainOnly) {
+    int segmentStart = from;
+    for (int i = from; i <= to; i++) {
+      char c = i < to ? s.charAt(i) : '/';
+      if (c == '/') {
+        int segment = i - segmentStart;
+        if (segment == 0
+            || (segment == 1 && s.charAt(segmentStart) == '.')
+            || (segment == 2
+                && s.charAt(segmentStart) == '.'
+                && s.charAt(segmentStart + 1) == '.')) {
+          return false;
+        }
+        segmentStart = i + 1;
+      } else if (c == '%'
+          || (plainOnly
+              && !((c >= 'a' && c <= 'z')
+                  || (c >= 'A' && c <= 'Z')
+                  || (c >= '0' && c <= '9')
+                  || c == '-'
+                  || c == '_'
+                  || c == '.'
+                  || c == '='))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The root's own segments as {@link #contains} compares them (bucket first on S3). */
+  private List<String> rootSegments() {
+    List<String> root = new ArrayList<>();
+    if (scheme() == Scheme.S3) {
+      root.add(root());
+    }
+    root.addAll(keySegments());
+    return root;
   }
 
   /** The segments of an absolute path of this location's scheme (bucket first on S3). */

@@ -22,7 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * {@link Storage} on the local file system. Accepts {@code file:/abs}, {@code file:///abs} and
@@ -88,14 +87,31 @@ public final class LocalStorage implements Storage {
       return List.of();
     }
     List<StoredObject> found = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path entry : (Iterable<Path>) walk::iterator) {
-        BasicFileAttributes attrs = attributes(entry);
-        if (attrs != null && attrs.isRegularFile()) {
-          found.add(toObject(entry, attrs));
-        }
-      }
-    }
+    // One lstat per entry: the walk's own attributes (links not followed, so a link is not a
+    // regular file), not a second read of them per file. An entry gone before it was read is
+    // not listed.
+    Files.walkFileTree(
+        dir,
+        java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class),
+        Integer.MAX_VALUE,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            if (attrs.isRegularFile()) {
+              found.add(toObject(file, attrs));
+            }
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e)
+              throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
+        });
     found.sort(Comparator.comparing(StoredObject::path, Utf8Order::compare));
     return found;
   }

@@ -238,4 +238,96 @@ class TableLocationTest {
     assertThat(local.contains("FILE:///data/t/a.parquet")).isTrue();
     assertThat(local.contains("FILE://host/data/t/a.parquet")).isFalse();
   }
+
+  /**
+   * The segment rule of {@link TableLocation#contains} as it was before its short cut for plain
+   * children: the oracle the short cut is compared with.
+   */
+  private static boolean containsBySegments(TableLocation location, String path) {
+    String canonical = TableLocation.canonicalPath(path);
+    boolean s3 = location.scheme() == TableLocation.Scheme.S3;
+    String prefix = s3 ? "s3://" : "file:/";
+    if (!canonical.startsWith(prefix) || (!s3 && canonical.startsWith("file://"))) {
+      return false;
+    }
+    List<String> theirs = List.of(canonical.substring(prefix.length()).split("/", -1));
+    List<String> root = new java.util.ArrayList<>();
+    if (s3) {
+      root.add(location.root());
+    }
+    if (!location.key().isEmpty()) {
+      root.addAll(List.of(location.key().split("/", -1)));
+    }
+    return theirs.size() > root.size()
+        && theirs.subList(0, root.size()).equals(root)
+        && theirs.stream()
+            .noneMatch(
+                s ->
+                    s.isEmpty()
+                        || s.equals(".")
+                        || s.equals("..")
+                        || s.replaceAll("(?i)%2e", ".").equals(".")
+                        || s.replaceAll("(?i)%2e", ".").equals(".."));
+  }
+
+  @Test
+  void contains_answersAsTheSegmentRule_forHostileAndRandomPathsUnderEveryKindOfRoot() {
+    java.util.Random random = new java.util.Random(1201);
+    String alphabet = "aZ09-_.=/%2e:? \u00e9";
+    List<String> roots =
+        List.of(
+            "file:/data/t",
+            "file:/",
+            "file:/a b/t",
+            "file:/data/../t",
+            "file:/data//t",
+            "s3://bkt",
+            "s3://bkt/tables/t",
+            "s3://bkt/t/",
+            "s3://bkt/./t",
+            "s3://bkt/%2e%2e/t",
+            "s3://b/100%25",
+            "S3://bkt/t",
+            "gs://bkt/t");
+    int compared = 0;
+    for (String uri : roots) {
+      TableLocation location = new TableLocation(uri);
+      List<String> paths = new java.util.ArrayList<>();
+      for (String tail :
+          List.of(
+              "x.parquet",
+              "p=1/x.parquet",
+              "",
+              "/",
+              "/x",
+              "x/",
+              "../x",
+              "./x",
+              "%2e%2e/x",
+              "a//b",
+              "...",
+              "a/...",
+              "caf\u00e9/x",
+              "a b/x",
+              "a:b")) {
+        paths.add(uri + "/" + tail);
+        paths.add(uri + tail);
+      }
+      for (int i = 0; i < 2000; i++) {
+        StringBuilder tail = new StringBuilder();
+        int length = 1 + random.nextInt(10);
+        for (int j = 0; j < length; j++) {
+          tail.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        paths.add(uri + "/" + tail);
+      }
+      for (String path : paths) {
+        assertThat(location.contains(path))
+            .as(uri + " contains " + path)
+            .isEqualTo(containsBySegments(location, path));
+        compared++;
+      }
+    }
+    assertThat(compared).isEqualTo(roots.size() * 2030);
+  }
 }

@@ -26,6 +26,21 @@ class LocalStorageTest extends StorageContract {
   }
 
   @Test
+  void listRecursively_listsRegularFilesWithTheirSizes_neverThroughOrAsALink() throws Exception {
+    Path table = Files.createDirectories(dir.resolve("t/p=a"));
+    Path outside = Files.createDirectories(dir.resolve("outside/deep"));
+    Files.write(table.resolve("part-0.parquet"), new byte[7]);
+    Files.write(outside.resolve("victim.parquet"), new byte[3]);
+    Files.createSymbolicLink(table.resolve("link.parquet"), outside.resolve("victim.parquet"));
+    Files.createSymbolicLink(dir.resolve("t/p=b"), outside);
+    Files.createDirectories(dir.resolve("t/empty"));
+
+    assertThat(storage.listRecursively(root() + "/t"))
+        .extracting(StoredObject::path, StoredObject::sizeBytes)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(root() + "/t/p=a/part-0.parquet", 7L));
+  }
+
+  @Test
   void realPath_followsLinkedFilesAndDirectories_andResolvesAFileNotWrittenYetThroughItsDirectory()
       throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));

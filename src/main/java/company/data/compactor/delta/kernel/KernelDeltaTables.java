@@ -137,12 +137,13 @@ public final class KernelDeltaTables implements DeltaTables {
             snapshot.getPartitionColumnNames(),
             ColumnMappingMode.of(snapshot.getTableProperties()));
     List<DataFile> files = new ArrayList<>();
+    ScanFilePaths paths = new ScanFilePaths();
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
-            files.add(toDataFile(location, rows.next(), schema));
+            files.add(toDataFile(location, rows.next(), schema, paths));
           }
         }
       }
@@ -274,8 +275,9 @@ public final class KernelDeltaTables implements DeltaTables {
    * A scan file as the model's data file. Its partition values are keyed in the log by physical
    * names (column mapping); the model keys them by the schema's names.
    */
-  private static DataFile toDataFile(TableLocation location, Row scanFile, TableSchema schema) {
-    FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
+  private static DataFile toDataFile(
+      TableLocation location, Row scanFile, TableSchema schema, ScanFilePaths paths) {
+    FileStatus status = paths.status(scanFile);
     Map<String, String> logged = InternalScanFileUtils.getPartitionValues(scanFile);
     Map<String, String> byName = new java.util.HashMap<>();
     for (String column : schema.partitionColumns()) {
@@ -302,6 +304,41 @@ public final class KernelDeltaTables implements DeltaTables {
         statsIndex >= 0 && !add.isNullAt(statsIndex) ? add.getString(statsIndex) : null,
         zOrderedBy(add),
         deletionVector);
+  }
+
+  /**
+   * A scan file's {@link FileStatus} as {@link InternalScanFileUtils#getAddFileStatus} builds it,
+   * its path resolved by {@link LogPaths} against the scan file's table root with the same {@code
+   * Path} arithmetic (one root per snapshot; kept while it stays the same).
+   */
+  static final class ScanFilePaths {
+    private String root;
+    private LogPaths paths;
+
+    FileStatus status(Row scanFile) {
+      String tableRoot =
+          scanFile.getString(
+              scanFile
+                  .getSchema()
+                  .indexOf(InternalScanFileUtils.TABLE_ROOT_STRUCT_FIELD.getName()));
+      if (paths == null || !tableRoot.equals(root)) {
+        root = tableRoot;
+        paths = LogPaths.resolvedBy(logged -> kernelResolution(tableRoot, logged));
+      }
+      Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+      return FileStatus.of(
+          paths.resolve(InternalScanFileUtils.getFilePath(scanFile)),
+          add.getLong(add.getSchema().indexOf("size")),
+          add.getLong(add.getSchema().indexOf("modificationTime")));
+    }
+
+    /** What {@link InternalScanFileUtils#getAddFileStatus} makes of {@code logged} under a root. */
+    static String kernelResolution(String tableRoot, String logged) {
+      return new io.delta.kernel.internal.fs.Path(
+              new io.delta.kernel.internal.fs.Path(java.net.URI.create(tableRoot)),
+              new io.delta.kernel.internal.fs.Path(java.net.URI.create(logged)))
+          .toString();
+    }
   }
 
   /** The columns in the file's {@link DataFile#ZORDER_TAG} tag, empty without one. */

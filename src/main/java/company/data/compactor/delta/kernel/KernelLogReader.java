@@ -119,13 +119,14 @@ public final class KernelLogReader implements LogReader {
       if (commits.isEmpty()) {
         throw Errors.tableNotFound(location, null);
       }
+      LogPaths paths = resolverFor(location);
       Map<String, Tombstone> latestRemoval = new HashMap<>();
       Map<String, Long> latestAdd = new HashMap<>();
       long checkpointVersion = -1;
       if (!checkpoints.isEmpty()) {
         var last = ((java.util.TreeMap<Long, List<StoredObject>>) checkpoints).lastEntry();
         checkpointVersion = last.getKey();
-        for (Tombstone t : checkpointTombstones(location, last.getValue())) {
+        for (Tombstone t : checkpointTombstones(location, paths, last.getValue())) {
           latestRemoval.merge(t.path(), t, KernelLogReader::later);
         }
       }
@@ -154,7 +155,9 @@ public final class KernelLogReader implements LogReader {
         Map<Long, CommitFindings> parsed = new HashMap<>();
         for (CommitFindings found :
             BoundedConcurrency.mapInOrder(
-                biggestFirst, concurrency, e -> readCommit(location, e.getKey(), e.getValue()))) {
+                biggestFirst,
+                concurrency,
+                e -> readCommit(location, paths, e.getKey(), e.getValue()))) {
           parsed.put(found.version(), found);
         }
         for (Map.Entry<Long, StoredObject> e : window) {
@@ -206,8 +209,8 @@ public final class KernelLogReader implements LogReader {
    * file's counts as added, and a {@code cdc} action's change-data file is recorded with its
    * version.
    */
-  private CommitFindings readCommit(TableLocation location, long version, StoredObject file)
-      throws IOException {
+  private CommitFindings readCommit(
+      TableLocation location, LogPaths paths, long version, StoredObject file) throws IOException {
     long commitMillis = file.modificationTimeMillis();
     Map<String, Long> removed = new HashMap<>();
     CommitSink sink = new CommitSink(null, new HashMap<>(), new HashMap<>(), new HashSet<>());
@@ -243,7 +246,7 @@ public final class KernelLogReader implements LogReader {
                 if (remove.get("path") instanceof String path) {
                   long deleted =
                       remove.get("deletionTimestamp") instanceof Long millis ? millis : 0;
-                  String resolved = resolve(location, path);
+                  String resolved = paths.resolve(path);
                   removed.merge(resolved, deleted, Math::max);
                   deletionVectorFile(location, remove, resolved)
                       .ifPresent(
@@ -256,7 +259,7 @@ public final class KernelLogReader implements LogReader {
               case "add" -> {
                 Map<String, Object> add = fields(parser, ADD_FIELDS);
                 if (add.get("path") instanceof String path) {
-                  String resolved = resolve(location, path);
+                  String resolved = paths.resolve(path);
                   sink.adds().merge(resolved, version, Math::max);
                   deletionVectorFile(location, add, resolved)
                       .ifPresent(
@@ -268,7 +271,7 @@ public final class KernelLogReader implements LogReader {
               }
               case "cdc" -> {
                 if (fields(parser, CDC_FIELDS).get("path") instanceof String path) {
-                  sink.changeData().merge(resolve(location, path), version, Math::max);
+                  sink.changeData().merge(paths.resolve(path), version, Math::max);
                 }
               }
               default -> parser.skipChildren();
@@ -347,8 +350,8 @@ public final class KernelLogReader implements LogReader {
     return found;
   }
 
-  private List<Tombstone> checkpointTombstones(TableLocation location, List<StoredObject> parts)
-      throws IOException {
+  private List<Tombstone> checkpointTombstones(
+      TableLocation location, LogPaths resolver, List<StoredObject> parts) throws IOException {
     List<Tombstone> found = new ArrayList<>();
     List<FileStatus> files =
         parts.stream()
@@ -367,7 +370,7 @@ public final class KernelLogReader implements LogReader {
         for (int row = 0; row < batch.getSize(); row++) {
           if (!remove.isNullAt(row) && !paths.isNullAt(row)) {
             long ts = timestamps.isNullAt(row) ? 0 : timestamps.getLong(row);
-            String path = resolve(location, paths.getString(row));
+            String path = resolver.resolve(paths.getString(row));
             found.add(new Tombstone(path, ts, -1));
             if (!dv.isNullAt(row)) {
               if (dv.getChild(0).isNullAt(row)
@@ -406,8 +409,16 @@ public final class KernelLogReader implements LogReader {
    * spelling storage listings use ({@link TableLocation#canonicalPath}).
    */
   static String resolve(TableLocation location, String logged) {
-    return TableLocation.canonicalPath(
-        // The root as a path string: it may hold characters a URI must escape (a space).
-        new Path(new Path(location.uri()), new Path(URI.create(logged))).toString());
+    return TableLocation.canonicalPath(kernelResolution(location, logged));
+  }
+
+  /** {@link #resolve} for many paths of one table, short-cut by {@link LogPaths}. */
+  static LogPaths resolverFor(TableLocation location) {
+    return LogPaths.resolvedBy(logged -> resolve(location, logged));
+  }
+
+  private static String kernelResolution(TableLocation location, String logged) {
+    // The root as a path string: it may hold characters a URI must escape (a space).
+    return new Path(new Path(location.uri()), new Path(URI.create(logged))).toString();
   }
 }

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Kernel reads and writes through the storage port on local disk. */
 class KernelDeltaTablesIT {
@@ -95,6 +97,49 @@ class KernelDeltaTablesIT {
     DuckDb.CountAndSum read = DuckDb.countAndSum(snapshot.activeFiles(), "amount");
     assertThat(read.rows()).isEqualTo(18);
     assertThat(read.sum()).isEqualTo(1.5 * (17 * 18 / 2));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"plain/special", "with space/special"})
+  void everyScanFile_hasTheStatusKernelGivesIt_forPlainAndEscapedValues(String table)
+      throws Exception {
+    TableLocation location = TableLocation.parse(table, dir);
+    writer.create(location, SCHEMA, Map.of());
+    List<String> values =
+        new ArrayList<>(List.of("2026-10-18", "a b", "x/y", "k=v", "100%", "Zürich-東京", "..", ""));
+    values.add(null);
+    long id = 0;
+    for (String value : values) {
+      writer.append(location, partition(value), rows(id, 3, value));
+      id += 3;
+    }
+
+    var engine = KernelEngines.over(storage);
+    var snapshot = io.delta.kernel.TableManager.loadSnapshot(location.uri()).build(engine);
+    KernelDeltaTables.ScanFilePaths paths = new KernelDeltaTables.ScanFilePaths();
+    List<String> compared = new ArrayList<>();
+    try (var batches = snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
+      while (batches.hasNext()) {
+        try (var rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            io.delta.kernel.data.Row row = rows.next();
+            var kernels = io.delta.kernel.internal.InternalScanFileUtils.getAddFileStatus(row);
+            var ours = paths.status(row);
+            assertThat(ours.getPath()).isEqualTo(kernels.getPath());
+            assertThat(ours.getSize()).isEqualTo(kernels.getSize());
+            assertThat(ours.getModificationTime()).isEqualTo(kernels.getModificationTime());
+            compared.add(ours.getPath());
+          }
+        }
+      }
+    }
+    assertThat(compared).hasSize(values.size());
+    if (!table.contains(" ")) {
+      // (A root with a space is refused at load, its paths logged escaped twice: a known limit.)
+      assertThat(tables.loadLatest(location).activeFiles())
+          .extracting(DataFile::path)
+          .containsExactlyInAnyOrderElementsOf(compared);
+    }
   }
 
   @Test
