@@ -287,6 +287,13 @@ class TableLocationTest {
             "s3://bkt/./t",
             "s3://bkt/%2e%2e/t",
             "s3://b/100%25",
+            "s3://bkt/x",
+            "s3://user@bkt/t",
+            "s3://bkt:80/t",
+            "s3:///t",
+            "file:/tmp/a:b/t",
+            "file:/tmp/...",
+            "file:/tmp/t#frag",
             "S3://bkt/t",
             "gs://bkt/t");
     int compared = 0;

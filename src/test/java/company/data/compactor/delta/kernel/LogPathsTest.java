@@ -51,6 +51,123 @@ class LogPathsTest {
 
   private static final String ALPHABET = "aZ09-_.=/%2e:?# +~é\\;@&$!'()*,[]{}";
 
+  /** Roots of odd spelling (a breaker session's), each as a location and as a kernel root. */
+  private static final List<String> ODD_ROOTS =
+      List.of(
+          "file:/tmp/t",
+          "file:/tmp/t/",
+          "file:/",
+          "file:///tmp/t",
+          "file:///tmp/t/",
+          "FILE:/tmp/t",
+          "File:///tmp/t/",
+          "file:/tmp/with space/t",
+          "file:/tmp/with%20space/t/",
+          "file:/tmp/100%",
+          "file:/tmp/100%25",
+          "file:/tmp/100%25/",
+          "file:/tmp/caf\u00e9",
+          "file:/tmp/caf%C3%A9/",
+          "file:/tmp/\ud83d\ude00/t",
+          "file:/tmp/a:b/t",
+          "file:/tmp/a=b/t",
+          "file:/tmp/k=v/",
+          "file:/tmp/...",
+          "file:/tmp/.../",
+          "file:/tmp/./t",
+          "file:/tmp/../t",
+          "file:/tmp/t/..",
+          "file:/tmp/t/.",
+          "file:/tmp//t",
+          "file:/tmp/a#b/t",
+          "file:/tmp/a?b/t",
+          "file:/tmp/t#frag/",
+          "file:/tmp/t?q=1/",
+          "file:/C:/t",
+          "file:/C=/t",
+          "file:C:/t",
+          "file:tmp/t",
+          "file://host/t",
+          "/tmp/t",
+          "/tmp/t/",
+          "tmp/t",
+          "tmp/t/",
+          "./t",
+          "../t",
+          "..",
+          ".../t",
+          "C:/t",
+          "s3://bkt",
+          "s3://bkt/",
+          "s3://bkt/tables/t",
+          "s3://bkt/tables/t/",
+          "s3a://bkt/tables/t",
+          "s3a://bkt/tables/t/",
+          "S3://bkt/t",
+          "S3A://bkt/t/",
+          "s3://b_k.t-1/t",
+          "s3://BKT/T",
+          "s3://user@bkt/t",
+          "s3://bkt:80/t",
+          "s3://bkt:/t",
+          "s3://[::1]/t/",
+          "s3:///t",
+          "s3:///t/",
+          "s3://bkt//t",
+          "s3://bkt/a b/t",
+          "s3://bkt/a%20b/t/",
+          "s3://bkt/p=%2e%2e/t",
+          "s3://bkt/x",
+          "s3://bkt/t?versionId=1",
+          "s3://bkt?q",
+          "s3://bkt/?q",
+          "s3://bkt#f",
+          "hdfs://nn:8020/t/",
+          "abfss://c@acct.dfs.core.windows.net/t/",
+          "gs://bkt/t",
+          "s3://bkt/" + "d".repeat(3000));
+
+  /** Plain paths built to trip java.net.URI or kernel's Path. */
+  private static final List<String> ODD_PLAIN =
+      List.of(
+          "x",
+          "X",
+          "a_0/b-1.c=2",
+          "...",
+          "....",
+          ".x",
+          "x.",
+          "..x",
+          "x..",
+          "=",
+          "-",
+          "_",
+          "0",
+          "==/==",
+          "-/-",
+          "a..b",
+          "C=",
+          "C=/x",
+          "a=b=c/d",
+          "x/x/x",
+          "a/.../b",
+          "a/..../b",
+          ".../...",
+          "_delta_log",
+          "_delta_log/00000000000000000000.json",
+          "deletion_vector_0b1c.bin",
+          "event_date=2026-10-18/part-00001-8f9a-c000.zstd.parquet",
+          "-x",
+          "--",
+          "-1=2",
+          "file",
+          "file=/x",
+          "s3=bkt/x",
+          "http=/x",
+          "a".repeat(5000),
+          "a/".repeat(2000) + "b",
+          "x".repeat(255) + "/" + "y".repeat(255));
+
   /** The resolutions the project uses, each over roots of every kind it meets. */
   private static List<UnaryOperator<String>> resolutions() {
     List<UnaryOperator<String>> all = new ArrayList<>();
@@ -178,5 +295,38 @@ class LogPathsTest {
             "a\\b")) {
       assertThat(LogPaths.isPlain(not)).as(not).isFalse();
     }
+  }
+
+  @Test
+  void oddRootsAndPlainPathsBuiltToTripUriOrPath_resolveAsTheResolutionItself() {
+    Random random = new Random(424242);
+    List<String> paths = new ArrayList<>(ODD_PLAIN);
+    paths.addAll(HOSTILE);
+    for (int i = 0; i < 400; i++) {
+      StringBuilder path = new StringBuilder();
+      int length = 1 + random.nextInt(24);
+      for (int j = 0; j < length; j++) {
+        path.append("aZ09-_.=/".charAt(random.nextInt(9)));
+      }
+      paths.add(path.toString());
+    }
+    int shortCut = 0;
+    for (String root : ODD_ROOTS) {
+      TableLocation location = new TableLocation(root);
+      for (UnaryOperator<String> resolution :
+          List.<UnaryOperator<String>>of(
+              logged -> KernelLogReader.resolve(location, logged),
+              logged -> KernelDeltaTables.ScanFilePaths.kernelResolution(root, logged))) {
+        LogPaths shortCuts = LogPaths.resolvedBy(resolution);
+        shortCut += shortCuts.shortCuts() ? 1 : 0;
+        for (String logged : paths) {
+          assertThat(answer(shortCuts::resolve, logged))
+              .as(root + " | " + logged)
+              .isEqualTo(answer(resolution, logged));
+        }
+      }
+    }
+    // Most roots short-cut; those whose resolution throws or is no prefix fall back.
+    assertThat(shortCut).isGreaterThan(ODD_ROOTS.size());
   }
 }
