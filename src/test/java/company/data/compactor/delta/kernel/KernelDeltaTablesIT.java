@@ -61,18 +61,22 @@ class KernelDeltaTablesIT {
     return new PartitionValues(values);
   }
 
-  @Test
-  void partitionValuesWithSpecialCharactersAndNull_areShownFaithfully_andFilesResolve()
-      throws Exception {
-    TableLocation location = TableLocation.parse("special", dir);
+  /** A new table at {@code location} with one append of 3 rows per partition value. */
+  private List<String> onePartitionPerValue(TableLocation location, String... values) {
     writer.create(location, SCHEMA, Map.of());
-    List<String> values = new ArrayList<>(List.of("a b", "x/y", "k=v", "100%", "Zürich-東京"));
-    values.add(null);
     long id = 0;
     for (String value : values) {
       writer.append(location, partition(value), rows(id, 3, value));
       id += 3;
     }
+    return java.util.Arrays.asList(values);
+  }
+
+  @Test
+  void partitionValuesWithSpecialCharactersAndNull_areShownFaithfully_andFilesResolve()
+      throws Exception {
+    TableLocation location = TableLocation.parse("special", dir);
+    onePartitionPerValue(location, "a b", "x/y", "k=v", "100%", "Zürich-東京", null);
 
     TableSnapshot snapshot = tables.loadLatest(location);
     TableHealth health = TableInspector.inspect(snapshot, 1 << 20, 40);
@@ -104,15 +108,9 @@ class KernelDeltaTablesIT {
   void everyScanFile_hasTheStatusKernelGivesIt_forPlainAndEscapedValues(String table)
       throws Exception {
     TableLocation location = TableLocation.parse(table, dir);
-    writer.create(location, SCHEMA, Map.of());
     List<String> values =
-        new ArrayList<>(List.of("2026-10-18", "a b", "x/y", "k=v", "100%", "Zürich-東京", "..", ""));
-    values.add(null);
-    long id = 0;
-    for (String value : values) {
-      writer.append(location, partition(value), rows(id, 3, value));
-      id += 3;
-    }
+        onePartitionPerValue(
+            location, "2026-10-18", "a b", "x/y", "k=v", "100%", "Zürich-東京", "..", "", null);
 
     var engine = KernelEngines.over(storage);
     var snapshot = io.delta.kernel.TableManager.loadSnapshot(location.uri()).build(engine);
