@@ -7,6 +7,7 @@ import company.data.compactor.delta.kernel.KernelDeletionVectorLoader;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.delta.kernel.KernelSnapshotShelf;
 import company.data.compactor.delta.kernel.KernelTableCheckpointer;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.delta.kernel.LogRewriteLookup;
@@ -156,10 +157,11 @@ public final class Wiring {
     RewriteSettings rewriteSettings = rewriteSettings(environment);
     ProbeSettings probeSettings = probeSettings(environment);
     Storage storage = storageFor(location, workDir, environment);
-    KernelDeltaTables tables = new KernelDeltaTables(storage);
+    KernelSnapshotShelf shelf = new KernelSnapshotShelf();
+    KernelDeltaTables tables = new KernelDeltaTables(storage, shelf);
     Clock clock = Clock.systemUTC();
     KernelRewriteCommitter committer =
-        new KernelRewriteCommitter(storage, clock, AwsClients.retryPolicy(environment));
+        new KernelRewriteCommitter(storage, clock, AwsClients.retryPolicy(environment), shelf);
     return new MaintenancePipeline(
         new PipelinePorts(
             tables,

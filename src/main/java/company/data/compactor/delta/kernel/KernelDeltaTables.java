@@ -43,10 +43,20 @@ public final class KernelDeltaTables implements DeltaTables {
   public static final int LOG_TAIL_CONCURRENCY = 32;
 
   private final Storage storage;
+  private final KernelSnapshotShelf shelf;
 
   /** Reads tables on {@code storage}. */
   public KernelDeltaTables(Storage storage) {
+    this(storage, new KernelSnapshotShelf());
+  }
+
+  /**
+   * Reads tables on {@code storage}, shelving each snapshot loaded in full (its active files listed
+   * and checked) for the committer sharing {@code shelf}.
+   */
+  public KernelDeltaTables(Storage storage, KernelSnapshotShelf shelf) {
     this.storage = storage;
+    this.shelf = shelf;
   }
 
   @Override
@@ -155,6 +165,7 @@ public final class KernelDeltaTables implements DeltaTables {
     }
     refuseFilesOutsideRoot(location, files);
     refuseFilesLinkedOutsideRoot(location, files);
+    shelf.put(location.uri(), snapshot, engine);
     return new TableSnapshot(
         location,
         snapshot.getVersion(),
@@ -228,10 +239,9 @@ public final class KernelDeltaTables implements DeltaTables {
     }
   }
 
-  private static Snapshot load(
-      TableLocation location, Engine engine, java.util.OptionalLong version) {
+  private Snapshot load(TableLocation location, Engine engine, java.util.OptionalLong version) {
     try {
-      var builder = TableManager.loadSnapshot(location.uri());
+      var builder = TableManager.loadSnapshot(location.uri()).withCommitter(shelf.committer());
       if (version.isPresent()) {
         builder = builder.atVersion(version.getAsLong());
       }

@@ -97,15 +97,22 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
   private final RetryPolicy retries;
 
   /**
-   * The committer of the commit this thread is making: kernel keeps the committer in the snapshot,
-   * and the snapshot is shared by a run's commits (see {@link #snapshotAt}).
+   * The snapshots shared with the run's table reader, and the committer of the commit this thread
+   * is making: kernel keeps the committer in the snapshot, and the snapshot is shared by a run's
+   * commits (see {@link #snapshotAt}).
    */
-  private final ThreadLocal<OperationCommitter> current = new ThreadLocal<>();
-
-  private final ThisThreadsCommitter thisThreadsCommitter = new ThisThreadsCommitter(current);
+  private final KernelSnapshotShelf shelf;
 
   /** The last snapshot loaded: a run commits each partition from the same read version. */
   private LoadedSnapshot lastLoaded;
+
+  /**
+   * The table just after the last commit this committer landed at the version after its read
+   * version, in one attempt: kernel's post-commit snapshot, which is the read snapshot plus that
+   * one commit of ours. A commit made from that version next (vacuum's {@code VACUUM END} after its
+   * {@code VACUUM START}) starts from it instead of loading the table again.
+   */
+  private LoadedSnapshot lastCommitted;
 
   /** Commits to tables on {@code storage}; removal timestamps come from {@code clock}. */
   public KernelRewriteCommitter(Storage storage, Clock clock) {
@@ -118,9 +125,19 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
    * count apart, up to {@value #MAX_REBASES}).
    */
   public KernelRewriteCommitter(Storage storage, Clock clock, RetryPolicy retries) {
+    this(storage, clock, retries, new KernelSnapshotShelf());
+  }
+
+  /**
+   * As {@link #KernelRewriteCommitter(Storage, Clock, RetryPolicy)}; a commit from the version the
+   * reader sharing {@code shelf} loaded last starts from that reader's snapshot.
+   */
+  public KernelRewriteCommitter(
+      Storage storage, Clock clock, RetryPolicy retries, KernelSnapshotShelf shelf) {
     this.storage = storage;
     this.clock = clock;
     this.retries = retries;
+    this.shelf = shelf;
   }
 
   @Override
@@ -136,7 +153,7 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
     OperationCommitter committer =
         new OperationCommitter(storage, commit, retries, loaded.ourCommits());
     TransactionCommitResult result;
-    current.set(committer);
+    shelf.commitWith(committer);
     try {
       Snapshot snapshot = loaded.snapshot();
       Transaction txn =
@@ -167,7 +184,7 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
       }
       return afterFailure(commit, committer, e, false);
     } finally {
-      current.remove();
+      shelf.done();
     }
     if (committer.fastRebases() > 0) {
       LOG.log(
@@ -179,7 +196,40 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
           result.getVersion(),
           commit.readVersion());
     }
+    keepPostCommitSnapshot(commit, loaded, committer, result);
     return new CommitOutcome.Committed(result.getVersion(), runHooks(result, commit, engine));
+  }
+
+  /**
+   * Keeps kernel's post-commit snapshot of a commit that landed at the version right after its read
+   * version at the first attempt (no rebase of kernel's or ours, so it is exactly the read snapshot
+   * plus our actions), for the next commit made from that version.
+   */
+  private void keepPostCommitSnapshot(
+      RewriteCommit commit,
+      LoadedSnapshot loaded,
+      OperationCommitter committer,
+      TransactionCommitResult result) {
+    if (committer.attempts() != 1
+        || committer.fastRebases() != 0
+        || result.getVersion() != commit.readVersion() + 1) {
+      return;
+    }
+    result
+        .getPostCommitSnapshot()
+        .filter(after -> after.getVersion() == result.getVersion())
+        .ifPresent(
+            after -> {
+              synchronized (this) {
+                lastCommitted =
+                    new LoadedSnapshot(
+                        loaded.uri(),
+                        result.getVersion(),
+                        after,
+                        loaded.engine(),
+                        new java.util.concurrent.ConcurrentHashMap<>());
+              }
+            });
   }
 
   /**
@@ -187,9 +237,11 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
    * was read from, so the snapshot loaded for the first commit serves the next ones: a version's
    * content never changes, and loading it again lists the log and, on a table without a checksum
    * file at that version, reads every commit since the last checkpoint for the protocol and
-   * metadata (one GET each on an object store, per partition). Kernel keeps the committer in the
-   * snapshot, so the snapshot's committer hands each commit to the committer of the thread making
-   * it.
+   * metadata (one GET each on an object store, per partition). The first commit itself starts from
+   * the snapshot the run's reader built at that version when it shares this committer's shelf, and
+   * a commit from the version of our last commit from kernel's post-commit snapshot of it. Kernel
+   * keeps the committer in the snapshot, so the snapshot's committer hands each commit to the
+   * committer of the thread making it.
    */
   private LoadedSnapshot snapshotAt(RewriteCommit commit) {
     String uri = commit.location().uri();
@@ -199,12 +251,28 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
           && lastLoaded.version() == commit.readVersion()) {
         return lastLoaded;
       }
+      if (lastCommitted != null
+          && lastCommitted.uri().equals(uri)
+          && lastCommitted.version() == commit.readVersion()) {
+        return lastCommitted;
+      }
+      var read = shelf.get(uri, commit.readVersion());
+      if (read.isPresent()) {
+        lastLoaded =
+            new LoadedSnapshot(
+                uri,
+                commit.readVersion(),
+                read.get().snapshot(),
+                read.get().engine(),
+                new java.util.concurrent.ConcurrentHashMap<>());
+        return lastLoaded;
+      }
     }
     Engine loading = KernelEngines.over(withLogTail(commit.location()));
     Snapshot snapshot =
         TableManager.loadSnapshot(uri)
             .atVersion(commit.readVersion())
-            .withCommitter(thisThreadsCommitter)
+            .withCommitter(shelf.committer())
             .build(loading);
     LoadedSnapshot loaded =
         new LoadedSnapshot(
@@ -241,23 +309,6 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
    */
   private record LoadedSnapshot(
       String uri, long version, Snapshot snapshot, Engine engine, Map<Long, byte[]> ourCommits) {}
-
-  /** Kernel's committer for shared snapshots: the committer of the commit this thread makes. */
-  private static final class ThisThreadsCommitter
-      extends DefaultFileSystemManagedTableOnlyCommitter {
-    private final ThreadLocal<OperationCommitter> current;
-
-    ThisThreadsCommitter(ThreadLocal<OperationCommitter> current) {
-      this.current = current;
-    }
-
-    @Override
-    public CommitResponse commit(
-        Engine engine, CloseableIterator<Row> finalizedActions, CommitMetadata metadata)
-        throws CommitFailedException {
-      return current.get().commit(engine, finalizedActions, metadata);
-    }
-  }
 
   /**
    * Decides a failed or conflicted commit by what the log holds: our {@code txnId} at some version
