@@ -69,10 +69,7 @@ class S3UploadFaultsIT {
 
       storage.publishFile(local, path);
 
-      var parts =
-          proxy.seen().stream()
-              .filter(r -> r.method().equals("PUT") && r.path().contains("partNumber="))
-              .toList();
+      var parts = proxy.awaitSeen("PUT", "partNumber=", 5);
       assertThat(parts).hasSize(5);
       assertThat(FaultProxy.maxInFlight(parts)).isBetween(2, 4);
       assertThat(local).doesNotExist();

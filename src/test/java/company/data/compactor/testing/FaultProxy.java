@@ -178,20 +178,28 @@ public final class FaultProxy implements AutoCloseable {
     return this;
   }
 
-  /** Every request seen so far, in arrival order. */
   /**
    * The requests seen so far with {@code method} whose path contains {@code pathPart}, waiting up
    * to 5 s for the first: the proxy notes a request once its answer is sent, so a client that got
    * the answer may look before the note is made.
    */
   public List<Seen> awaitSeen(String method, String pathPart) {
+    return awaitSeen(method, pathPart, 1);
+  }
+
+  /**
+   * As {@link #awaitSeen(String, String)}, waiting up to 5 s for {@code atLeast} of them (the last
+   * answers of a burst may reach the client before the proxy has noted them). More than {@code
+   * atLeast} come back as seen, so an exact count still fails on one too many.
+   */
+  public List<Seen> awaitSeen(String method, String pathPart, int atLeast) {
     long deadline = System.nanoTime() + 5_000_000_000L;
     while (true) {
       List<Seen> found =
           seen().stream()
               .filter(r -> r.method().equals(method) && r.path().contains(pathPart))
               .toList();
-      if (!found.isEmpty() || System.nanoTime() > deadline) {
+      if (found.size() >= atLeast || System.nanoTime() > deadline) {
         return found;
       }
       try {
@@ -203,6 +211,7 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
+  /** Every request seen so far, in arrival order. */
   public List<Seen> seen() {
     return List.copyOf(seen);
   }

@@ -61,10 +61,7 @@ class KernelLogReaderS3IT {
           assertThat(concurrent.tombstones()).hasSize(COMMITS);
           assertThat(concurrent.readdedPaths())
               .containsExactlyInAnyOrder(table.uri() + "/again.parquet");
-          List<FaultProxy.Seen> commitGets =
-              proxy.seen().stream()
-                  .filter(s -> s.method().equals("GET") && s.path().contains(".json"))
-                  .toList();
+          List<FaultProxy.Seen> commitGets = proxy.awaitSeen("GET", ".json", COMMITS);
           assertThat(commitGets).hasSize(COMMITS);
           assertThat(FaultProxy.maxInFlight(commitGets))
               .as("commit files fetched at once")
@@ -98,10 +95,7 @@ class KernelLogReaderS3IT {
           assertThat(snapshot.activeFiles())
               .extracting(DataFile::logPath)
               .containsExactlyInAnyOrder("f149.parquet", "again.parquet");
-          List<FaultProxy.Seen> commitGets =
-              proxy.seen().stream()
-                  .filter(s -> s.method().equals("GET") && s.path().contains(".json"))
-                  .toList();
+          List<FaultProxy.Seen> commitGets = proxy.awaitSeen("GET", ".json", COMMITS);
           assertThat(commitGets).as("each commit fetched once").hasSize(COMMITS);
           assertThat(FaultProxy.maxInFlight(commitGets))
               .as("commit files fetched at once")
