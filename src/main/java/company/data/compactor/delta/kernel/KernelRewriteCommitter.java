@@ -245,28 +245,13 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
    */
   private LoadedSnapshot snapshotAt(RewriteCommit commit) {
     String uri = commit.location().uri();
+    LoadedSnapshot kept = keptSnapshotAt(uri, commit.readVersion());
+    if (kept != null && stillInLog(kept)) {
+      return kept;
+    }
     synchronized (this) {
-      if (lastLoaded != null
-          && lastLoaded.uri().equals(uri)
-          && lastLoaded.version() == commit.readVersion()) {
-        return lastLoaded;
-      }
-      if (lastCommitted != null
-          && lastCommitted.uri().equals(uri)
-          && lastCommitted.version() == commit.readVersion()) {
-        return lastCommitted;
-      }
-      var read = shelf.get(uri, commit.readVersion());
-      if (read.isPresent()) {
-        lastLoaded =
-            new LoadedSnapshot(
-                uri,
-                commit.readVersion(),
-                read.get().snapshot(),
-                read.get().engine(),
-                new java.util.concurrent.ConcurrentHashMap<>());
-        return lastLoaded;
-      }
+      lastLoaded = null;
+      lastCommitted = null;
     }
     Engine loading = KernelEngines.over(withLogTail(commit.location()));
     Snapshot snapshot =
@@ -285,6 +270,73 @@ public final class KernelRewriteCommitter implements RewriteCommitter {
       lastLoaded = loaded;
     }
     return loaded;
+  }
+
+  /** The snapshot kept in memory at {@code version} of the table at {@code uri}, or null. */
+  private synchronized LoadedSnapshot keptSnapshotAt(String uri, long version) {
+    if (lastLoaded != null && lastLoaded.uri().equals(uri) && lastLoaded.version() == version) {
+      return lastLoaded;
+    }
+    if (lastCommitted != null
+        && lastCommitted.uri().equals(uri)
+        && lastCommitted.version() == version) {
+      return lastCommitted;
+    }
+    var read = shelf.get(uri, version);
+    if (read.isEmpty()) {
+      return null;
+    }
+    lastLoaded =
+        new LoadedSnapshot(
+            uri,
+            version,
+            read.get().snapshot(),
+            read.get().engine(),
+            new java.util.concurrent.ConcurrentHashMap<>());
+    return lastLoaded;
+  }
+
+  /**
+   * Whether the log still holds the commit file a kept snapshot was read up to, as it was then (its
+   * size, and its time to the second): a snapshot kept since the read would otherwise let a commit
+   * land where the log no longer leads to it. Another writer's log cleanup after a newer checkpoint
+   * deletes that file, and a commit at the next version would then land below the checkpoint,
+   * unseen by every reader of the latest version; a table deleted and created again at the same
+   * place has another file there or none, and a commit at the next version would break its log.
+   * Loading the read version again fails in both cases, as it did before snapshots were kept. A
+   * snapshot read at a checkpoint's version is checked by that checkpoint's files.
+   */
+  private boolean stillInLog(LoadedSnapshot kept) {
+    if (!(kept.snapshot() instanceof io.delta.kernel.internal.SnapshotImpl snapshot)) {
+      return false;
+    }
+    var segment = snapshot.getLogSegment();
+    String commitFile = "/" + String.format("%020d.json", snapshot.getVersion());
+    String checkpointFile = "/" + String.format("%020d.checkpoint", snapshot.getVersion());
+    List<FileStatus> anchors =
+        segment.getDeltas().stream().filter(d -> d.getPath().endsWith(commitFile)).toList();
+    if (anchors.isEmpty()) {
+      // Read at a checkpoint's version: that checkpoint's files are what the log led to.
+      anchors =
+          segment.getCheckpoints().stream()
+              .filter(c -> c.getPath().contains(checkpointFile))
+              .toList();
+    }
+    if (anchors.isEmpty()) {
+      return false;
+    }
+    try {
+      for (FileStatus anchor : anchors) {
+        StoredObject now = storage.stat(anchor.getPath());
+        if (now.sizeBytes() != anchor.getSize()
+            || now.modificationTimeMillis() / 1000 != anchor.getModificationTime() / 1000) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException | UncheckedIOException e) {
+      return false;
+    }
   }
 
   /**

@@ -90,6 +90,44 @@ class SharedSnapshotCommitIT {
         .containsExactlyInAnyOrderElementsOf(read.activeFiles());
   }
 
+  /** Read at a checkpoint's version, the snapshot is checked by that checkpoint and reused. */
+  @Test
+  void aSnapshotReadAtACheckpointsVersion_isReusedToo() throws Exception {
+    new KernelTableCheckpointer(local).checkpoint(location, 30);
+    TableSnapshot read = tables.loadLatest(location);
+    logListings.set(0);
+
+    CommitOutcome start = committer.commitRewrite(marker(read.version(), "VACUUM START"));
+
+    assertThat(start).isEqualTo(new CommitOutcome.Committed(31, List.of()));
+    assertThat(logListings.get()).isZero();
+  }
+
+  /**
+   * The log cleaned up by another writer after a newer checkpoint: the kept snapshot no longer
+   * leads anywhere, so the commit loads its read version again, which fails, and nothing lands
+   * below the checkpoint (SharedSnapshotBreakerIT has the other cases).
+   */
+  @Test
+  void aReadVersionCleanedOutOfTheLog_isNotCommittedFrom() throws Exception {
+    TableSnapshot read = tables.loadLatest(location);
+    otherWriter.append(location, DemoTable.partitionOf(0), DemoTable.rowsOf(30));
+    new KernelTableCheckpointer(local).checkpoint(location, 31);
+    for (long v = 0; v <= 30; v++) {
+      Files.delete(dir.resolve("demo/_delta_log/%020d.json".formatted(v)));
+    }
+
+    Throwable refused =
+        org.assertj.core.api.Assertions.catchThrowable(
+            () -> committer.commitRewrite(marker(read.version(), "VACUUM START")));
+
+    assertThat(refused).isNotNull();
+    assertThat(dir.resolve("demo/_delta_log/%020d.json".formatted(31))).exists();
+    assertThat(tables.loadLatest(location).version()).isEqualTo(31);
+    assertThat(Files.readString(dir.resolve("demo/_delta_log/%020d.json".formatted(31))))
+        .doesNotContain("VACUUM START");
+  }
+
   @Test
   void aCommitFromAnotherVersionThanTheOneRead_loadsItsOwn() {
     TableSnapshot read = tables.loadLatest(location);
