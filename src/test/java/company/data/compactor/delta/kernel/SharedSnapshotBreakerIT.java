@@ -75,11 +75,6 @@ class SharedSnapshotBreakerIT {
     }
   }
 
-  private Path log(long version) {
-    return dir.resolve(location.uri().replaceFirst(".*/", ""))
-        .resolve("_delta_log/%020d.json".formatted(version));
-  }
-
   private Path logDir() {
     return Path.of(java.net.URI.create(location.child("_delta_log")));
   }
@@ -127,17 +122,25 @@ class SharedSnapshotBreakerIT {
         location, readVersion, List.of(input), List.of(output), "OPTIMIZE", Map.of(), Map.of());
   }
 
+  /** Deletes the table and creates it again at the same place, with versions 0..3. */
+  private void recreateTable() throws IOException {
+    try (Stream<Path> all = Files.walk(Path.of(java.net.URI.create(location.uri())))) {
+      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    KernelTableWriter recreator = new KernelTableWriter(local);
+    recreator.create(location, DemoTable.SCHEMA, DemoTable.properties());
+    for (int i = 0; i < 3; i++) {
+      recreator.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
+    }
+  }
+
   private void deleteLogBefore(long version) throws IOException {
     try (Stream<Path> files = Files.list(logDir())) {
       for (Path p : files.toList()) {
         String name = p.getFileName().toString();
-        if (name.matches("\\d{20}\\..*")
-            && Long.parseLong(name.substring(0, 20)) < version
-            && !name.contains("checkpoint")) {
-          Files.delete(p);
-        }
-        if (name.matches("\\d{20}\\.checkpoint.*")
-            && Long.parseLong(name.substring(0, 20)) < version) {
+        if (name.matches("\\d{20}\\..*") && Long.parseLong(name.substring(0, 20)) < version) {
           Files.delete(p);
         }
       }
@@ -498,16 +501,7 @@ class SharedSnapshotBreakerIT {
   void tableRecreatedAfterTheRead_noCommitLandsInTheNewLog() throws Exception {
     seedDemo();
     TableSnapshot read = tables.loadLatest(location);
-    try (Stream<Path> all = Files.walk(Path.of(java.net.URI.create(location.uri())))) {
-      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
-    KernelTableWriter recreator = new KernelTableWriter(local);
-    recreator.create(location, DemoTable.SCHEMA, DemoTable.properties());
-    for (int i = 0; i < 3; i++) {
-      recreator.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
-    }
+    recreateTable();
     CommitOutcome outcome;
     try {
       outcome = committer.commitRewrite(marker(read.version(), "VACUUM START"));
@@ -519,22 +513,12 @@ class SharedSnapshotBreakerIT {
         .isFalse();
   }
 
-  /** What it leaves: Committed(31) reported, and the new table's log 0..3, 31 no longer loads. */
   /** Control: without the shelf, the commit loads version 30 of the new table and refuses. */
   @Test
   void control_tableRecreatedAfterTheRead_anUnsharedCommitterRefuses() throws Exception {
     seedDemo();
     TableSnapshot read = tables.loadLatest(location);
-    try (Stream<Path> all = Files.walk(Path.of(java.net.URI.create(location.uri())))) {
-      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
-    KernelTableWriter recreator = new KernelTableWriter(local);
-    recreator.create(location, DemoTable.SCHEMA, DemoTable.properties());
-    for (int i = 0; i < 3; i++) {
-      recreator.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
-    }
+    recreateTable();
     RuntimeException refused = null;
     try {
       new KernelRewriteCommitter(storage, Clock.systemUTC())
