@@ -703,7 +703,12 @@ def main():
     ap.add_argument("--spark", action="store_true", help="zorder: also Delta Lake on Spark (local[2])")
     ap.add_argument("--snappy", action="store_true", help="zorder: also delta-compactor writing snappy, the peers' codec")
     ap.add_argument("--only-ours", action="store_true", help="zorder: skip the peers (supplementary runs)")
+    ap.add_argument("--java-home", default=None,
+                    help="the JDK bin/compactor runs on (JAVA_HOME; default: the environment's, else java on PATH); "
+                         "the Lambda cold start keeps java on PATH, as Lambda keeps java21")
     args = ap.parse_args()
+    if args.java_home:
+        os.environ["JAVA_HOME"] = args.java_home
     sections = ["zorder"] if args.zorder else [x for x in args.sections.split(",") if x]
     unknown = [x for x in sections if x not in SECTIONS]
     if unknown:
@@ -765,7 +770,9 @@ def main():
 
 def java_version():
     try:
-        out = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+        home = os.environ.get("JAVA_HOME")
+        java = os.path.join(home, "bin", "java") if home else "java"
+        out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()[0]
         return out.split('"')[1]
     except Exception:  # noqa: BLE001 - only a label in the results
         return "unknown"

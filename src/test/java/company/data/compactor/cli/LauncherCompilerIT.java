@@ -19,7 +19,7 @@ class LauncherCompilerIT {
 
   @TempDir Path work;
 
-  /** The compiler level the launched JVM ran with, from {@code -XX:+PrintFlagsFinal}. */
+  /** The compiler level the launched JVM ran with, from {@code -XX:+PrintFlagsFinal} on stderr. */
   private String tieredStopAtLevel(String javaOpts, String... args) throws Exception {
     ProcessBuilder builder =
         new ProcessBuilder(
@@ -30,8 +30,10 @@ class LauncherCompilerIT {
     builder.environment().put("COMPACTOR_JAVA_OPTS", ("-XX:+PrintFlagsFinal " + javaOpts).strip());
     builder.environment().put("COMPACTOR_CDS", "off");
     Process run = builder.start();
-    String out = new String(run.getInputStream().readAllBytes());
+    run.getInputStream().readAllBytes();
     assertThat(run.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    // The JVM's own output goes to stderr (bin/compactor keeps stdout for the command's).
+    String out = Files.readString(work.resolve("err.log"));
     return out.lines()
         .filter(l -> l.matches("\\s*intx TieredStopAtLevel\\s+=.*"))
         .map(l -> l.replaceAll(".*=\\s*(\\d+).*", "$1"))
