@@ -104,12 +104,17 @@ class LauncherStartupCacheIT {
     assertThat(compactor(defaultJava, "inspect", "--help").exit()).isZero();
     assertThat(compactor(defaultJava, "run", "-h").exit()).isZero();
     assertThat(compactor(defaultJava, "vacuum", "--version").exit()).isZero();
+    assertThat(compactor(defaultJava, "plan", "--help=true").exit()).isZero();
+    Path helpFile = Files.writeString(work.resolve("args"), "--help\n");
+    assertThat(compactor(defaultJava, "inspect", "@" + helpFile).exit()).isZero();
     // Before: the first of these recorded an archive of picocli's classes alone, which every later
     // run of the build mapped (the demo took 3.9 s instead of 2.5 s).
     assertThat(caches()).as("archives after help and version runs").isEmpty();
 
-    JsonNode first = report(compactor(defaultJava, "run", "--work-dir", demo, "--json"));
-    assertThat(first.get("files_after").asLong()).isEqualTo(3);
+    Run recording = compactor(defaultJava, "run", "--work-dir", demo, "--json");
+    assertThat(report(recording).get("files_after").asLong()).isEqualTo(3);
+    // The JVM's notes on classes it cannot archive stay out of the user's stderr too.
+    assertThat(recording.err()).doesNotContain("[cds", "[warning]", "[error]");
     String kind = javaFeature(Path.of(System.getProperty("java.home"))) >= 25 ? "aot" : "jsa";
     assertThat(caches()).containsOnlyKeys("run-c1." + kind);
     FileTime runArchive = caches().get("run-c1." + kind);
@@ -161,6 +166,57 @@ class LauncherStartupCacheIT {
             l ->
                 l.contains("company.data.compactor.cli.Main ")
                     && l.contains("source: shared objects file"));
+  }
+
+  @Test
+  void theUsersOwnClassSharingChoice_runsTheCommand_andRecordsNothing() throws Exception {
+    Map<String, String> off = Map.of("COMPACTOR_JAVA_OPTS", "-Xshare:off");
+    // Before: the recording flag and -Xshare:off together stopped the JVM before the command.
+    Run run = compactor(off, "run", "--work-dir", work.resolve("demo").toString(), "--json");
+    assertThat(report(run).get("files_after").asLong()).isEqualTo(3);
+    assertThat(caches()).isEmpty();
+  }
+
+  @Test
+  void aTermForTheLauncherDuringItsRecordingRun_stopsTheJvm_andLeavesNoPartialCache()
+      throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                install.resolve("bin/compactor").toString(),
+                "run",
+                "--work-dir",
+                work.resolve("demo").toString(),
+                "--json")
+            .redirectOutput(work.resolve("out.json").toFile())
+            .redirectError(work.resolve("err.log").toFile());
+    builder.environment().remove("COMPACTOR_CDS");
+    builder.environment().remove("COMPACTOR_JAVA_OPTS");
+    Process launcher = builder.start();
+    List<ProcessHandle> jvms = List.of();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (jvms.isEmpty() && System.nanoTime() < deadline) {
+      jvms =
+          launcher
+              .descendants()
+              .filter(p -> p.info().command().orElse("").endsWith("/java"))
+              .toList();
+      Thread.sleep(50);
+    }
+    assertThat(jvms).as("the recording JVM, a child of the launcher").isNotEmpty();
+    Thread.sleep(1_000);
+
+    launcher.destroy(); // SIGTERM, to the launcher alone (as a supervisor or timeout sends it)
+    assertThat(launcher.waitFor(1, TimeUnit.MINUTES)).isTrue();
+
+    // Before: the JVM went on without its launcher, compacted and printed its report afterwards.
+    for (ProcessHandle jvm : jvms) {
+      jvm.onExit().get(30, TimeUnit.SECONDS);
+    }
+    assertThat(Files.readString(work.resolve("out.json")))
+        .as("the report of a run stopped by the TERM")
+        .doesNotContain("files_after");
+    assertThat(launcher.exitValue()).isNotZero();
+    assertThat(caches()).as("no cache and no partial file").isEmpty();
   }
 
   /** A JDK of at least {@code feature}: the test's setting, else one in /usr/lib/jvm. */
