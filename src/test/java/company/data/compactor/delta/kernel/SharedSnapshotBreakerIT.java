@@ -136,6 +136,18 @@ class SharedSnapshotBreakerIT {
     }
   }
 
+  /**
+   * Another writer appends five commits, checkpoints at {@code checkpoint} and deletes the log
+   * before it, as its log cleanup would.
+   */
+  private void foreignAppendsCheckpointAndCleanup(long checkpoint) throws IOException {
+    for (int i = 30; i < 35; i++) {
+      otherWriter.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
+    }
+    new KernelTableCheckpointer(local).checkpoint(location, checkpoint);
+    deleteLogBefore(checkpoint);
+  }
+
   private void deleteLogBefore(long version) throws IOException {
     try (Stream<Path> files = Files.list(logDir())) {
       for (Path p : files.toList()) {
@@ -160,11 +172,7 @@ class SharedSnapshotBreakerIT {
     TableSnapshot read = tables.loadLatest(location);
     DataFile input = read.activeFiles().get(0);
     NewDataFile output = copyOf(input, "a");
-    for (int i = 30; i < 35; i++) {
-      otherWriter.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
-    }
-    new KernelTableCheckpointer(local).checkpoint(location, 35);
-    deleteLogBefore(35);
+    foreignAppendsCheckpointAndCleanup(35);
 
     CommitOutcome outcome;
     try {
@@ -195,11 +203,7 @@ class SharedSnapshotBreakerIT {
     TableSnapshot read = tables.loadLatest(location);
     CommitOutcome start = committer.commitRewrite(marker(read.version(), "VACUUM START"));
     assertThat(start).isEqualTo(new CommitOutcome.Committed(31, List.of()));
-    for (int i = 30; i < 35; i++) {
-      otherWriter.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
-    }
-    new KernelTableCheckpointer(local).checkpoint(location, 36);
-    deleteLogBefore(36);
+    foreignAppendsCheckpointAndCleanup(36);
 
     CommitOutcome end;
     try {
@@ -224,11 +228,7 @@ class SharedSnapshotBreakerIT {
     TableSnapshot read = tables.loadLatest(location);
     DataFile input = read.activeFiles().get(0);
     NewDataFile output = copyOf(input, "a");
-    for (int i = 30; i < 35; i++) {
-      otherWriter.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
-    }
-    new KernelTableCheckpointer(local).checkpoint(location, 35);
-    deleteLogBefore(35);
+    foreignAppendsCheckpointAndCleanup(35);
 
     KernelRewriteCommitter unshared = new KernelRewriteCommitter(storage, Clock.systemUTC());
     RuntimeException refused = null;
@@ -252,11 +252,7 @@ class SharedSnapshotBreakerIT {
     tables.loadLatest(location);
     assertThat(committer.commitRewrite(marker(30, "VACUUM START")))
         .isEqualTo(new CommitOutcome.Committed(31, List.of()));
-    for (int i = 30; i < 35; i++) {
-      otherWriter.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
-    }
-    new KernelTableCheckpointer(local).checkpoint(location, 36);
-    deleteLogBefore(36);
+    foreignAppendsCheckpointAndCleanup(36);
     RuntimeException refused = null;
     try {
       new KernelRewriteCommitter(storage, Clock.systemUTC())
