@@ -3,9 +3,19 @@ package company.data.compactor.delta.kernel;
 import company.data.compactor.storage.Storage;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.ExpressionHandler;
+import io.delta.kernel.engine.FileSystemClient;
+import io.delta.kernel.engine.JsonHandler;
+import io.delta.kernel.engine.MetricsReporter;
+import io.delta.kernel.engine.ParquetHandler;
+import java.util.List;
 import java.util.Map;
 
-/** Builds kernel engines over the storage port ({@code DefaultEngine.create(FileIO)}). */
+/**
+ * Builds kernel engines over the storage port: kernel's {@code DefaultEngine.create(FileIO)} with
+ * its JSON reader replaced by {@link PrunedJsonHandler}, which builds only the fields kernel asks
+ * for.
+ */
 final class KernelEngines {
 
   /** Recorded as {@code engineInfo} in the commits we write. */
@@ -14,6 +24,36 @@ final class KernelEngines {
   private KernelEngines() {}
 
   static Engine over(Storage storage) {
-    return DefaultEngine.create(new StorageFileIO(storage, Map.of()));
+    StorageFileIO io = new StorageFileIO(storage, Map.of());
+    DefaultEngine engine = DefaultEngine.create(io);
+    return new PrunedJsonEngine(engine, new PrunedJsonHandler(io, engine.getJsonHandler()));
+  }
+
+  /** The default engine with another JSON handler. */
+  private record PrunedJsonEngine(Engine engine, JsonHandler json) implements Engine {
+    @Override
+    public ExpressionHandler getExpressionHandler() {
+      return engine.getExpressionHandler();
+    }
+
+    @Override
+    public JsonHandler getJsonHandler() {
+      return json;
+    }
+
+    @Override
+    public FileSystemClient getFileSystemClient() {
+      return engine.getFileSystemClient();
+    }
+
+    @Override
+    public ParquetHandler getParquetHandler() {
+      return engine.getParquetHandler();
+    }
+
+    @Override
+    public List<MetricsReporter> getMetricsReporters() {
+      return engine.getMetricsReporters();
+    }
   }
 }
