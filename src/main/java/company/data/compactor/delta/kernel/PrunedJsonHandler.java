@@ -3,6 +3,7 @@ package company.data.compactor.delta.kernel;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,8 +53,14 @@ import java.util.Optional;
  */
 final class PrunedJsonHandler implements JsonHandler {
 
-  /** Rows per batch: the default's {@code delta.kernel.default.json.reader.batch-size}. */
+  /** Rows per batch unless {@value #BATCH_ROWS_KEY} says otherwise: the default's default. */
   static final int BATCH_ROWS = 1024;
+
+  /** The default handler's setting of its batch size, honoured here the same way. */
+  static final String BATCH_ROWS_KEY = "delta.kernel.default.json.reader.batch-size";
+
+  /** The default reader's longest string: a line longer than this goes to the default's parse. */
+  private static final int MAX_STRING = StreamReadConstraints.defaults().getMaxStringLength();
 
   /** The default handler's reader: floats as BigDecimal, so no decimal loses digits. */
   private static final ObjectReader READER =
@@ -61,11 +68,16 @@ final class PrunedJsonHandler implements JsonHandler {
 
   private final FileIO fileIO;
   private final JsonHandler delegate;
+  private final int batchRows;
 
   /** Reads through {@code fileIO}; {@code delegate} is the default handler over the same I/O. */
   PrunedJsonHandler(FileIO fileIO, JsonHandler delegate) {
     this.fileIO = fileIO;
     this.delegate = delegate;
+    this.batchRows = fileIO.getConf(BATCH_ROWS_KEY).map(Integer::valueOf).orElse(BATCH_ROWS);
+    if (batchRows <= 0) {
+      throw new IllegalArgumentException("invalid JSON reader batch size: " + batchRows);
+    }
   }
 
   @Override
@@ -84,7 +96,8 @@ final class PrunedJsonHandler implements JsonHandler {
 
   /**
    * The rows of every line of {@code files}, in order, a batch of up to {@value #BATCH_ROWS} rows
-   * at a time (a batch may span files, as with the default). The caller closes the iterator.
+   * (or {@value #BATCH_ROWS_KEY}) at a time (a batch may span files, as with the default). The
+   * caller closes the iterator.
    */
   @Override
   public CloseableIterator<ColumnarBatch> readJsonFiles(
@@ -124,7 +137,7 @@ final class PrunedJsonHandler implements JsonHandler {
         do {
           rows.add(row(line, schema, shape));
           line = null;
-        } while (rows.size() < BATCH_ROWS && hasNext());
+        } while (rows.size() < batchRows && hasNext());
         return new DefaultRowBasedColumnarBatch(schema, rows);
       }
 
@@ -173,6 +186,11 @@ final class PrunedJsonHandler implements JsonHandler {
 
   /** One line as the default's row: pruned when it is an object, the default's way otherwise. */
   static Row row(String line, StructType schema, Shape shape) {
+    if (line.length() > MAX_STRING) {
+      // A string this long fails the default's parse wherever it stands; a skipped one is never
+      // decoded, so it would not fail here.
+      return defaultRow(line, schema);
+    }
     ObjectNode pruned;
     try (JsonParser parser = READER.createParser(line)) {
       pruned = parser.nextToken() == JsonToken.START_OBJECT ? object(parser, shape) : null;
@@ -203,7 +221,7 @@ final class PrunedJsonHandler implements JsonHandler {
       JsonToken value = parser.nextToken();
       Shape struct = shape.structs().get(name);
       if (!shape.fields().containsKey(name)) {
-        parser.skipChildren();
+        skip(parser);
       } else if (value == JsonToken.START_OBJECT && struct != null) {
         node.set(name, object(parser, struct));
       } else {
@@ -215,6 +233,31 @@ final class PrunedJsonHandler implements JsonHandler {
       throw new IllegalStateException("an object that does not end: " + parser.currentToken());
     }
     return node;
+  }
+
+  /**
+   * Skips the value the parser is at, decoding each float in it as the default's tree would (as a
+   * BigDecimal: {@code 1e9999999999} fails there, and so must fail here). Strings are not decoded;
+   * {@link #row} sends a line that could hold one too long for the default to the default.
+   */
+  private static void skip(JsonParser parser) throws IOException {
+    int depth = 0;
+    JsonToken token = parser.currentToken();
+    while (true) {
+      if (token == null) {
+        throw new IOException("the line ends inside a value");
+      }
+      switch (token) {
+        case START_OBJECT, START_ARRAY -> depth++;
+        case END_OBJECT, END_ARRAY -> depth--;
+        case VALUE_NUMBER_FLOAT -> parser.getDecimalValue();
+        default -> {}
+      }
+      if (depth == 0) {
+        return;
+      }
+      token = parser.nextToken();
+    }
   }
 
   /** The default handler's own parse of a line: its row, or its error. */

@@ -87,6 +87,14 @@ class PrunedJsonRowsTest {
           "{\"commitInfo\":{\"a\":tru},\"add\":" + ADD + "}",
           "{\"commitInfo\":{\"a\":[1,2},\"remove\":" + REMOVE + "}",
           "{\"remove\":" + REMOVE,
+          // A float the default's BigDecimal cannot hold fails it even where nothing reads it.
+          "{\"commitInfo\":{\"x\":1e9999999999},\"remove\":" + REMOVE + "}",
+          "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2,\"x\":1e9999999999}}",
+          "{\"remove\":{\"path\":\"a\",\"dataChange\":true,\"deletionVector\":{\"storageType\":\"u\","
+              + "\"pathOrInlineDv\":\"x\",\"sizeInBytes\":1,\"cardinality\":1,\"f\":[0.5e-3000000000]}}}",
+          "{\"txn\":{\"appId\":\"a\",\"version\":1,\"lastUpdated\":1E+2147483648},\"add\":"
+              + ADD
+              + "}",
           "{\"add\":" + ADD + ",}",
           "",
           "   ",
@@ -103,6 +111,21 @@ class PrunedJsonRowsTest {
         assertSameOutcome(line, schema, shape);
       }
     }
+  }
+
+  @Test
+  void aStringTooLongForTheDefault_failsAsInTheDefault_evenInAFieldNobodyReads() {
+    String huge = "a".repeat(20_000_001);
+    StructType schema = SCHEMAS.get(0);
+    PrunedJsonHandler.Shape shape = PrunedJsonHandler.Shape.of(schema);
+    assertSameOutcome(
+        "{\"commitInfo\":{\"x\":\"" + huge + "\"},\"remove\":" + REMOVE + "}", schema, shape);
+    assertSameOutcome(
+        "{\"remove\":{\"x\":\"" + huge + "\",\"path\":\"a\",\"dataChange\":true}}", schema, shape);
+    assertThat(
+            catchThrowable(() -> PrunedJsonHandler.defaultRow("{\"x\":\"" + huge + "\"}", schema)))
+        .as("the default refuses such a string")
+        .isNotNull();
   }
 
   @Test
