@@ -26,11 +26,15 @@ final class KernelEngines {
   static Engine over(Storage storage) {
     StorageFileIO io = new StorageFileIO(storage, Map.of());
     DefaultEngine engine = DefaultEngine.create(io);
-    return new PrunedJsonEngine(engine, new PrunedJsonHandler(io, engine.getJsonHandler()));
+    return withJson(engine, new PrunedJsonHandler(io, engine.getJsonHandler()));
   }
 
-  /** The default engine with another JSON handler. */
-  private record PrunedJsonEngine(Engine engine, JsonHandler json) implements Engine {
+  /** {@code engine} with {@code json} as its JSON handler. */
+  static Engine withJson(Engine engine, JsonHandler json) {
+    return new WithJson(engine, json);
+  }
+
+  private record WithJson(Engine engine, JsonHandler json) implements Engine {
     @Override
     public ExpressionHandler getExpressionHandler() {
       return engine.getExpressionHandler();

@@ -14,10 +14,7 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.defaults.internal.json.JsonUtils;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.engine.ExpressionHandler;
-import io.delta.kernel.engine.FileSystemClient;
 import io.delta.kernel.engine.JsonHandler;
-import io.delta.kernel.engine.ParquetHandler;
 import io.delta.kernel.expressions.Predicate;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -106,7 +103,7 @@ class PrunedJsonHandlerIT {
     Recording recording =
         new Recording(
             new PrunedJsonHandler(new StorageFileIO(storage, Map.of()), plain.getJsonHandler()));
-    Engine pruned = new WithJson(plain, recording);
+    Engine pruned = KernelEngines.withJson(plain, recording);
 
     assertThat(snapshotOf(table, pruned)).isEqualTo(snapshotOf(table, plain));
     assertThat(recording.schemas).as("the schemas kernel read the log with").isNotEmpty();
@@ -215,28 +212,6 @@ class PrunedJsonHandlerIT {
     public void writeJsonFileAtomically(String path, CloseableIterator<Row> data, boolean overwrite)
         throws IOException {
       handler.writeJsonFileAtomically(path, data, overwrite);
-    }
-  }
-
-  private record WithJson(Engine engine, JsonHandler json) implements Engine {
-    @Override
-    public ExpressionHandler getExpressionHandler() {
-      return engine.getExpressionHandler();
-    }
-
-    @Override
-    public JsonHandler getJsonHandler() {
-      return json;
-    }
-
-    @Override
-    public FileSystemClient getFileSystemClient() {
-      return engine.getFileSystemClient();
-    }
-
-    @Override
-    public ParquetHandler getParquetHandler() {
-      return engine.getParquetHandler();
     }
   }
 }
