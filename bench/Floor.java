@@ -1,0 +1,304 @@
+import io.delta.kernel.TableManager;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.utils.CloseableIterator;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.duckdb.DuckDBDriver;
+
+/**
+ * The floor of the metadata commands and of start-up on this machine, for bench/RESULTS.md: the
+ * least a Java program on this JVM does for what delta-compactor's rules require, with the fastest
+ * log reader the JVM has here (DuckDB, in process) and none of the product's other work (no
+ * kernel replay, no report, no lease, no commits, no re-check before a delete). A lower bound: a
+ * figure the product cannot beat, not a design to ship. Started by bench/bench.py on the CLI's
+ * class path (the same JVM flags as bin/compactor: serial collector, no start-up cache).
+ *
+ * <pre>
+ *   Floor jvm                      the JVM starts and exits (this class path, nothing else)
+ *   Floor inspect TABLE            the active files' paths and sizes read from the last checkpoint
+ *                                  and the JSON tail by DuckDB, grouped per partition directory,
+ *                                  and the symbolic-link rule: one lstat per active file and each
+ *                                  directory's real path once
+ *   Floor vacuum TABLE HOURS       every commit's adds and removes read by DuckDB (vacuum trusts no
+ *                                  checkpoint for tombstones), the table listed with one lstat per
+ *                                  entry (the link rule from the listing's own attributes), and the
+ *                                  tombstoned, listed, inactive files older than HOURS deleted, 8
+ *                                  in flight
+ *   Floor firstuse TABLE           start-up and first use of the libraries a run needs: kernel
+ *                                  loads TABLE's snapshot and lists its files, DuckDB counts their
+ *                                  rows
+ * </pre>
+ *
+ * Prints one JSON line on stdout: the result and each step's end in milliseconds from the start of
+ * {@code main} (the JVM's own start is the caller's wall time less {@code done}).
+ */
+public final class Floor {
+
+  private static final long START_NANOS = System.nanoTime();
+
+  private static final Map<String, Long> STEPS = new java.util.LinkedHashMap<>();
+
+  private Floor() {}
+
+  public static void main(String[] args) throws Exception {
+    String result =
+        switch (args[0]) {
+          case "jvm" -> "{}";
+          case "inspect" -> inspect(Path.of(args[1]));
+          case "vacuum" -> vacuum(Path.of(args[1]), Long.parseLong(args[2]));
+          case "firstuse" -> firstUse(Path.of(args[1]));
+          default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+        };
+    step("done");
+    String steps =
+        STEPS.entrySet().stream()
+            .map(e -> "\"" + e.getKey() + "\": " + e.getValue())
+            .collect(Collectors.joining(", "));
+    System.out.println("{\"result\": " + result + ", \"ms_from_main\": {" + steps + "}}");
+  }
+
+  private static void step(String name) {
+    STEPS.put(name, (System.nanoTime() - START_NANOS) / 1_000_000);
+  }
+
+  private static Connection duckdb() throws Exception {
+    Connection c = new DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+    try (Statement s = c.createStatement()) {
+      s.execute("SET threads = 2");
+    }
+    step("duckdb_loaded");
+    return c;
+  }
+
+  private static String inspect(Path table) throws Exception {
+    Path log = table.resolve("_delta_log");
+    String hint = Files.readString(log.resolve("_last_checkpoint"));
+    Matcher m = Pattern.compile("\"version\"\\s*:\\s*(\\d+)").matcher(hint);
+    if (!m.find()) {
+      throw new IllegalStateException("no version in _last_checkpoint: " + hint);
+    }
+    long checkpoint = Long.parseLong(m.group(1));
+    List<String> tail = commitsAfter(log, checkpoint);
+    Map<String, Long> sizes = new HashMap<>();
+    try (Connection c = duckdb();
+        Statement s = c.createStatement()) {
+      String cp = log.resolve(String.format("%020d.checkpoint.parquet", checkpoint)).toString();
+      String sql =
+          "SELECT add.path, add.size FROM read_parquet('" + cp + "') WHERE add IS NOT NULL";
+      if (!tail.isEmpty()) {
+        sql +=
+            " UNION ALL SELECT add.path, add.size FROM read_json("
+                + list(tail)
+                + ", format = 'newline_delimited', columns = {add: 'STRUCT(path VARCHAR, size"
+                + " BIGINT)'}) WHERE add IS NOT NULL";
+      }
+      try (ResultSet rs = s.executeQuery(sql)) {
+        while (rs.next()) {
+          sizes.put(rs.getString(1), rs.getLong(2));
+        }
+      }
+    }
+    step("log_read");
+    Map<Path, Integer> perDirectory = new HashMap<>();
+    Map<Path, Path> realDirectories = new HashMap<>();
+    Path realRoot = table.toRealPath();
+    int outside = 0;
+    for (String logged : sizes.keySet()) {
+      Path file = table.resolve(decode(logged));
+      Path dir = file.getParent();
+      perDirectory.merge(dir, 1, Integer::sum);
+      Path realDir = realDirectories.get(dir);
+      if (realDir == null) {
+        realDir = dir.toRealPath();
+        realDirectories.put(dir, realDir);
+      }
+      Path real = Files.isSymbolicLink(file) ? file.toRealPath() : realDir.resolve(file.getFileName());
+      if (!real.startsWith(realRoot)) {
+        outside++;
+      }
+    }
+    step("link_rule");
+    return "{\"files\": "
+        + sizes.size()
+        + ", \"partitions\": "
+        + perDirectory.size()
+        + ", \"bytes\": "
+        + sizes.values().stream().mapToLong(Long::longValue).sum()
+        + ", \"outside\": "
+        + outside
+        + "}";
+  }
+
+  private static String vacuum(Path table, long hours) throws Exception {
+    Path log = table.resolve("_delta_log");
+    List<String> commits = commitsAfter(log, -1);
+    Map<String, Long> tombstones = new HashMap<>();
+    Set<String> active = new HashSet<>();
+    try (Connection c = duckdb();
+        Statement s = c.createStatement()) {
+      // Per path, its last action in log order decides whether it is active.
+      String sql =
+          "SELECT coalesce(add.path, remove.path), add IS NOT NULL, remove.deletionTimestamp FROM"
+              + " read_json("
+              + list(commits)
+              + ", format = 'newline_delimited', filename = true, columns = {add: 'STRUCT(path"
+              + " VARCHAR)', remove: 'STRUCT(path VARCHAR, deletionTimestamp BIGINT)'}) WHERE add"
+              + " IS NOT NULL OR remove IS NOT NULL ORDER BY filename";
+      try (ResultSet rs = s.executeQuery(sql)) {
+        while (rs.next()) {
+          String path = rs.getString(1);
+          if (rs.getBoolean(2)) {
+            active.add(path);
+            tombstones.remove(path);
+          } else {
+            active.remove(path);
+            tombstones.merge(path, rs.getLong(3), Math::max);
+          }
+        }
+      }
+    }
+    step("log_read");
+    Map<String, BasicFileAttributes> listed = new HashMap<>();
+    Files.walkFileTree(
+        table,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            return dir.getFileName().toString().equals("_delta_log")
+                ? FileVisitResult.SKIP_SUBTREE
+                : FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            listed.put(table.relativize(file).toString(), attrs);
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    step("listed");
+    int links = 0;
+    for (BasicFileAttributes attrs : listed.values()) {
+      if (attrs.isSymbolicLink()) {
+        links++;
+      }
+    }
+    step("link_rule");
+    long cutoff = System.currentTimeMillis() - hours * 3_600_000L;
+    List<Path> doomed = new ArrayList<>();
+    for (Map.Entry<String, Long> t : tombstones.entrySet()) {
+      String relative = decode(t.getKey());
+      if (t.getValue() < cutoff && !active.contains(t.getKey()) && listed.containsKey(relative)) {
+        doomed.add(table.resolve(relative));
+      }
+    }
+    java.util.Collections.sort(doomed);
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<?>> done = new ArrayList<>();
+    int slice = Math.max(1, (doomed.size() + 7) / 8);
+    for (int i = 0; i < doomed.size(); i += slice) {
+      List<Path> part = doomed.subList(i, Math.min(doomed.size(), i + slice));
+      done.add(
+          pool.submit(
+              () -> {
+                for (Path p : part) {
+                  Files.delete(p);
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    step("deleted");
+    return "{\"deleted\": "
+        + doomed.size()
+        + ", \"active\": "
+        + active.size()
+        + ", \"listed\": "
+        + listed.size()
+        + ", \"links\": "
+        + links
+        + "}";
+  }
+
+  private static String firstUse(Path table) throws Exception {
+    Engine engine = DefaultEngine.create(new Configuration());
+    var snapshot = TableManager.loadSnapshot(table.toUri().toString()).build(engine);
+    List<String> files = new ArrayList<>();
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            files.add(InternalScanFileUtils.getAddFileStatus(rows.next()).getPath());
+          }
+        }
+      }
+    }
+    step("kernel_snapshot_and_scan");
+    long rows;
+    try (Connection c = duckdb();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM read_parquet("
+                    + list(files.stream().map(f -> f.replaceFirst("^file:", "")).toList())
+                    + ")")) {
+      rs.next();
+      rows = rs.getLong(1);
+    }
+    step("duckdb_query");
+    return "{\"files\": " + files.size() + ", \"rows\": " + rows + "}";
+  }
+
+  private static List<String> commitsAfter(Path log, long version) throws IOException {
+    Pattern commit = Pattern.compile("(\\d{20})\\.json");
+    try (Stream<Path> entries = Files.list(log)) {
+      return entries
+          .map(p -> p.getFileName().toString())
+          .filter(n -> commit.matcher(n).matches())
+          .filter(n -> Long.parseLong(n.substring(0, 20)) > version)
+          .sorted()
+          .map(n -> log.resolve(n).toString())
+          .toList();
+    }
+  }
+
+  private static String list(List<String> paths) {
+    return paths.stream()
+        .map(p -> "'" + p.replace("'", "''") + "'")
+        .collect(Collectors.joining(", ", "[", "]"));
+  }
+
+  private static String decode(String logged) {
+    return logged.indexOf('%') < 0 ? logged : URLDecoder.decode(logged, StandardCharsets.UTF_8);
+  }
+}
