@@ -37,8 +37,9 @@ import org.duckdb.DuckDBDriver;
  * least a Java program on this JVM does for what delta-compactor's rules require, with the fastest
  * log reader the JVM has here (DuckDB, in process) and none of the product's other work (no
  * kernel replay, no report, no lease, no commits, no re-check before a delete). A lower bound: a
- * figure the product cannot beat, not a design to ship. Started by bench/bench.py on the CLI's
- * class path (the same JVM flags as bin/compactor: serial collector, no start-up cache).
+ * figure the product cannot beat, not a design to ship. Run by hand on the CLI's class path with
+ * the serial collector and no start-up cache (bench/RESULTS.md, "Floors of the metadata commands
+ * in Java", gives the commands); bench/run does not start it.
  *
  * <pre>
  *   Floor jvm                      the JVM starts and exits (this class path, nothing else)
@@ -299,6 +300,9 @@ public final class Floor {
   }
 
   private static String decode(String logged) {
-    return logged.indexOf('%') < 0 ? logged : URLDecoder.decode(logged, StandardCharsets.UTF_8);
+    // A logged path is URI-encoded: a '+' is itself, not a space as in a form.
+    return logged.indexOf('%') < 0
+        ? logged
+        : URLDecoder.decode(logged.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 }
