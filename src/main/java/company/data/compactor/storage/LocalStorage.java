@@ -213,6 +213,20 @@ public final class LocalStorage implements Storage {
    */
   @Override
   public List<String> realPaths(List<String> paths) throws IOException {
+    return realPaths(paths, true);
+  }
+
+  /**
+   * As {@link #realPaths}, without the {@code lstat} per file: the walk that listed them read each
+   * entry's own attributes (links not followed) and kept regular files only. The directories are
+   * resolved as {@link #realPaths} resolves them.
+   */
+  @Override
+  public List<String> realPathsOfListed(List<StoredObject> listed) throws IOException {
+    return realPaths(listed.stream().map(StoredObject::path).toList(), false);
+  }
+
+  private List<String> realPaths(List<String> paths, boolean filesMayBeLinks) throws IOException {
     Map<Path, String> realDirectories = new HashMap<>();
     List<String> real = new ArrayList<>(paths.size());
     for (String path : paths) {
@@ -223,7 +237,7 @@ public final class LocalStorage implements Storage {
           || name == null
           || name.toString().equals(".")
           || name.toString().equals("..")
-          || Files.isSymbolicLink(lexical)) {
+          || (filesMayBeLinks && Files.isSymbolicLink(lexical))) {
         real.add(realPath(path));
         continue;
       }

@@ -119,6 +119,20 @@ public interface Storage {
   }
 
   /**
+   * {@link #realPaths} of objects that {@link #listRecursively} or {@link #listFrom} of this store
+   * returned: a listing never follows a symbolic link and lists only regular files, so an object it
+   * found was not itself a link when listed, and only its directories need resolving (a directory
+   * swapped for a link since the listing is still followed to where it really is). A file swapped
+   * for a link since the listing is not seen here: a caller about to delete asks {@link #realPaths}
+   * again just before. Stores without links answer the objects' paths, which is the default.
+   *
+   * @throws IOException as {@link #realPath}
+   */
+  default List<String> realPathsOfListed(List<StoredObject> listed) throws IOException {
+    return realPaths(listed.stream().map(StoredObject::path).toList());
+  }
+
+  /**
    * Deletes files; a file that is already gone counts as deleted.
    *
    * @return how many files were deleted or already absent

@@ -39,7 +39,7 @@ public final class VacuumExecutor {
   public static final int DELETE_BATCH = 1000;
 
   /** Delete batches in flight at once. */
-  static final int PARALLEL_DELETES = 8;
+  static final int PARALLEL_DELETES = 16;
 
   /** Files between progress lines of a long delete. */
   static final int PROGRESS_EVERY = 10_000;
@@ -215,7 +215,7 @@ public final class VacuumExecutor {
     TableLocation realRoot =
         new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
     List<StoredObject> kept = new ArrayList<>();
-    List<String> reals = storage.realPaths(objects.stream().map(StoredObject::path).toList());
+    List<String> reals = storage.realPathsOfListed(objects);
     for (int i = 0; i < objects.size(); i++) {
       StoredObject object = objects.get(i);
       String real = reals.get(i);

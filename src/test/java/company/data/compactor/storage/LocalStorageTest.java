@@ -59,6 +59,44 @@ class LocalStorageTest extends StorageContract {
         .isEqualTo(real + "/new/out.parquet");
   }
 
+  /**
+   * Beside a partition directory that is a link (not listed): every object a listing returns
+   * resolves as {@link LocalStorage#realPath} resolves it, and a directory swapped for a link after
+   * the listing is followed to where it now really is.
+   */
+  @Test
+  void realPathsOfListed_answerWhatRealPathAnswers_forEveryListedObject_andFollowALaterSwap()
+      throws Exception {
+    Path realTable = Files.createDirectories(dir.resolve("real/t"));
+    Files.createDirectories(realTable.resolve("p=a"));
+    Files.writeString(realTable.resolve("p=a/one.parquet"), "x");
+    Files.writeString(realTable.resolve("p=a/two.parquet"), "x");
+    Files.writeString(realTable.resolve("top.parquet"), "x");
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    Files.writeString(elsewhere.resolve("far.parquet"), "x");
+    Files.createSymbolicLink(realTable.resolve("p=b"), elsewhere);
+    java.util.List<StoredObject> listed =
+        storage.listRecursively(LocalStorage.toStoragePath(realTable));
+    java.util.List<String> oneByOne = new java.util.ArrayList<>();
+    for (StoredObject object : listed) {
+      oneByOne.add(storage.realPath(object.path()));
+    }
+
+    assertThat(listed).hasSize(3);
+    assertThat(storage.realPathsOfListed(listed)).containsExactlyElementsOf(oneByOne);
+    assertThat(storage.realPathsOfListed(listed))
+        .allSatisfy(real -> assertThat(real).startsWith(LocalStorage.toStoragePath(realTable)));
+
+    Path moved = Files.move(realTable.resolve("p=a"), dir.resolve("moved-p=a"));
+    Files.createSymbolicLink(realTable.resolve("p=a"), elsewhere);
+    String elsewhereReal = LocalStorage.toStoragePath(elsewhere.toRealPath());
+    assertThat(storage.realPathsOfListed(listed))
+        .as("the swapped directory resolves to its new target")
+        .filteredOn(real -> real.startsWith(elsewhereReal + "/"))
+        .containsExactlyInAnyOrder(elsewhereReal + "/one.parquet", elsewhereReal + "/two.parquet");
+    assertThat(moved).exists();
+  }
+
   @Test
   void realPaths_answerExactlyWhatRealPathAnswers_pathByPath() throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));

@@ -65,6 +65,16 @@ public abstract class ForwardingStorage implements Storage {
   }
 
   @Override
+  public List<String> realPaths(List<String> paths) throws IOException {
+    return delegate.realPaths(paths);
+  }
+
+  @Override
+  public List<String> realPathsOfListed(List<StoredObject> listed) throws IOException {
+    return delegate.realPathsOfListed(listed);
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     return delegate.deleteAll(paths);
   }

@@ -129,6 +129,46 @@ class VacuumIT {
     assertThat(result.deletedFiles()).as("only the other two partitions' 20").isEqualTo(20);
   }
 
+  /**
+   * A candidate file replaced by a link to a file outside the table between the plan and the
+   * deletes: the listing saw a regular file, but the file behind the link is not deleted.
+   */
+  @Test
+  void aFileSwappedForALinkAfterThePlan_leavesTheLinkedFileInPlace() throws Exception {
+    Path partition = dir.resolve("demo/event_date=2026-10-17");
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    List<Path> swapped = new ArrayList<>();
+    Storage swapping =
+        new ForwardingStorage(storage) {
+          @Override
+          public boolean putIfAbsent(String path, byte[] content) throws IOException {
+            boolean written = super.putIfAbsent(path, content);
+            if (new String(content, java.nio.charset.StandardCharsets.UTF_8)
+                    .contains("VACUUM START")
+                && swapped.isEmpty()) {
+              try (Stream<Path> files = Files.list(partition)) {
+                for (Path file : files.sorted().toList()) {
+                  Path target = outside.resolve(file.getFileName());
+                  Files.move(file, target);
+                  Files.createSymbolicLink(file, target);
+                  swapped.add(target);
+                }
+              }
+            }
+            return written;
+          }
+        };
+
+    VacuumResult result =
+        executor(swapping, eightDaysLater)
+            .vacuum(tables.loadLatest(location), VacuumMode.LITE, 168, false);
+
+    assertThat(result.plan().candidates()).hasSize(30);
+    assertThat(swapped).as("the partition's 10 expired files and its output").hasSize(11);
+    assertThat(swapped).allSatisfy(target -> assertThat(target).isRegularFile());
+    assertThat(result.deletedFiles()).as("only the other two partitions' 20").isEqualTo(20);
+  }
+
   @Test
   void today_nothingIsEligible_theRemovedFilesAreInsideTheRetention() {
     VacuumResult result =

@@ -171,6 +171,11 @@ final class PrefetchedLogTail implements Storage {
   }
 
   @Override
+  public List<String> realPathsOfListed(List<StoredObject> listed) throws IOException {
+    return storage.realPathsOfListed(listed);
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     return storage.deleteAll(paths);
   }
