@@ -80,6 +80,33 @@ class VacuumIT {
         new VacuumPlanner(clock));
   }
 
+  /** Changes the table's files. */
+  private interface TableChange {
+    void apply() throws IOException;
+  }
+
+  /**
+   * The local storage, with {@code change} applied once, right after the {@code VACUUM START}
+   * commit lands (between the plan and the deletes).
+   */
+  private Storage onceVacuumStartLands(TableChange change) {
+    return new ForwardingStorage(storage) {
+      private boolean applied;
+
+      @Override
+      public boolean putIfAbsent(String path, byte[] content) throws IOException {
+        boolean written = super.putIfAbsent(path, content);
+        if (!applied
+            && new String(content, java.nio.charset.StandardCharsets.UTF_8)
+                .contains("VACUUM START")) {
+          applied = true;
+          change.apply();
+        }
+        return written;
+      }
+    };
+  }
+
   private long parquetFiles() throws IOException {
     try (Stream<Path> files = Files.walk(dir.resolve("demo"))) {
       return files.filter(p -> p.toString().endsWith(".parquet")).count();
@@ -95,13 +122,8 @@ class VacuumIT {
     Path partition = dir.resolve("demo/event_date=2026-10-17");
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Storage swapping =
-        new ForwardingStorage(storage) {
-          @Override
-          public boolean putIfAbsent(String path, byte[] content) throws IOException {
-            boolean written = super.putIfAbsent(path, content);
-            if (new String(content, java.nio.charset.StandardCharsets.UTF_8)
-                    .contains("VACUUM START")
-                && !Files.isSymbolicLink(partition)) {
+        onceVacuumStartLands(
+            () -> {
               try (Stream<Path> files = Files.list(partition)) {
                 for (Path file : files.toList()) {
                   Files.copy(file, outside.resolve(file.getFileName()));
@@ -109,10 +131,7 @@ class VacuumIT {
               }
               Files.move(partition, dir.resolve("moved-away"));
               Files.createSymbolicLink(partition, outside);
-            }
-            return written;
-          }
-        };
+            });
     long outsideBefore;
 
     VacuumResult result =
@@ -139,13 +158,8 @@ class VacuumIT {
     Path outside = Files.createDirectories(dir.resolve("outside"));
     List<Path> swapped = new ArrayList<>();
     Storage swapping =
-        new ForwardingStorage(storage) {
-          @Override
-          public boolean putIfAbsent(String path, byte[] content) throws IOException {
-            boolean written = super.putIfAbsent(path, content);
-            if (new String(content, java.nio.charset.StandardCharsets.UTF_8)
-                    .contains("VACUUM START")
-                && swapped.isEmpty()) {
+        onceVacuumStartLands(
+            () -> {
               try (Stream<Path> files = Files.list(partition)) {
                 for (Path file : files.sorted().toList()) {
                   Path target = outside.resolve(file.getFileName());
@@ -154,10 +168,7 @@ class VacuumIT {
                   swapped.add(target);
                 }
               }
-            }
-            return written;
-          }
-        };
+            });
 
     VacuumResult result =
         executor(swapping, eightDaysLater)
