@@ -52,6 +52,12 @@ import org.duckdb.DuckDBDriver;
  *                                  entry (the link rule from the listing's own attributes), and the
  *                                  tombstoned, listed, inactive files older than HOURS deleted, 8
  *                                  in flight
+ *   Floor vacuum-safe TABLE HOURS  the same plan, then what delta-compactor's rules add around the
+ *                                  deletes: a VACUUM START and a VACUUM END commit (written as
+ *                                  new files, no kernel), and the link re-check just before each
+ *                                  batch of 1,000 deletes (an lstat per file, each directory's real
+ *                                  path once per batch), 16 batches in flight as the product runs
+ *                                  them; still no kernel, no lease and no report
  *   Floor firstuse TABLE           start-up and first use of the libraries a run needs: kernel
  *                                  loads TABLE's snapshot and lists its files, DuckDB counts their
  *                                  rows
@@ -73,7 +79,8 @@ public final class Floor {
         switch (args[0]) {
           case "jvm" -> "{}";
           case "inspect" -> inspect(Path.of(args[1]));
-          case "vacuum" -> vacuum(Path.of(args[1]), Long.parseLong(args[2]));
+          case "vacuum" -> vacuum(Path.of(args[1]), Long.parseLong(args[2]), false);
+          case "vacuum-safe" -> vacuum(Path.of(args[1]), Long.parseLong(args[2]), true);
           case "firstuse" -> firstUse(Path.of(args[1]));
           default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         };
@@ -157,7 +164,7 @@ public final class Floor {
         + "}";
   }
 
-  private static String vacuum(Path table, long hours) throws Exception {
+  private static String vacuum(Path table, long hours, boolean safe) throws Exception {
     Path log = table.resolve("_delta_log");
     List<String> commits = commitsAfter(log, -1);
     Map<String, Long> tombstones = new HashMap<>();
@@ -220,6 +227,17 @@ public final class Floor {
       }
     }
     java.util.Collections.sort(doomed);
+    if (safe) {
+      String last = Path.of(commits.get(commits.size() - 1)).getFileName().toString();
+      long version = Long.parseLong(last.substring(0, 20));
+      commitInfo(log, version + 1, "VACUUM START", doomed.size());
+      step("vacuum_start");
+      int deleted = safeDeletes(table, doomed);
+      step("deleted");
+      commitInfo(log, version + 2, "VACUUM END", deleted);
+      step("vacuum_end");
+      return "{\"deleted\": " + deleted + ", \"active\": " + active.size() + "}";
+    }
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<?>> done = new ArrayList<>();
     int slice = Math.max(1, (doomed.size() + 7) / 8);
@@ -278,6 +296,67 @@ public final class Floor {
     }
     step("duckdb_query");
     return "{\"files\": " + files.size() + ", \"rows\": " + rows + "}";
+  }
+
+  /** A commit of one commitInfo action, written as a new file (it must not exist). */
+  private static void commitInfo(Path log, long version, String operation, int files)
+      throws IOException {
+    String json =
+        "{\"commitInfo\":{\"timestamp\":"
+            + System.currentTimeMillis()
+            + ",\"operation\":\""
+            + operation
+            + "\",\"operationParameters\":{},\"operationMetrics\":{\"files\":\""
+            + files
+            + "\"},\"engineInfo\":\"floor\"}}\n";
+    Files.writeString(
+        log.resolve(String.format("%020d.json", version)),
+        json,
+        java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE);
+  }
+
+  /**
+   * Deletes in batches of 1,000, 16 in flight; before each batch, the link re-check: a file that
+   * is now a link, or whose directory's real path left the root, is skipped.
+   */
+  private static int safeDeletes(Path table, List<Path> doomed) throws Exception {
+    Path realRoot = table.toRealPath();
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    List<Future<Integer>> done = new ArrayList<>();
+    for (int i = 0; i < doomed.size(); i += 1000) {
+      List<Path> batch = doomed.subList(i, Math.min(doomed.size(), i + 1000));
+      done.add(
+          pool.submit(
+              () -> {
+                Map<Path, Path> realDirectories = new HashMap<>();
+                int count = 0;
+                for (Path p : batch) {
+                  Path real;
+                  if (Files.isSymbolicLink(p)) {
+                    real = p.toRealPath();
+                  } else {
+                    Path dir = realDirectories.get(p.getParent());
+                    if (dir == null) {
+                      dir = p.getParent().toRealPath();
+                      realDirectories.put(p.getParent(), dir);
+                    }
+                    real = dir.resolve(p.getFileName());
+                  }
+                  if (real.startsWith(realRoot)) {
+                    Files.deleteIfExists(p);
+                    count++;
+                  }
+                }
+                return count;
+              }));
+    }
+    int deleted = 0;
+    for (Future<Integer> f : done) {
+      deleted += f.get();
+    }
+    pool.shutdown();
+    return deleted;
   }
 
   private static List<String> commitsAfter(Path log, long version) throws IOException {
