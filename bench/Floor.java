@@ -142,13 +142,7 @@ public final class Floor {
       Path file = table.resolve(decode(logged));
       Path dir = file.getParent();
       perDirectory.merge(dir, 1, Integer::sum);
-      Path realDir = realDirectories.get(dir);
-      if (realDir == null) {
-        realDir = dir.toRealPath();
-        realDirectories.put(dir, realDir);
-      }
-      Path real = Files.isSymbolicLink(file) ? file.toRealPath() : realDir.resolve(file.getFileName());
-      if (!real.startsWith(realRoot)) {
+      if (!realPath(file, realDirectories).startsWith(realRoot)) {
         outside++;
       }
     }
@@ -332,18 +326,7 @@ public final class Floor {
                 Map<Path, Path> realDirectories = new HashMap<>();
                 int count = 0;
                 for (Path p : batch) {
-                  Path real;
-                  if (Files.isSymbolicLink(p)) {
-                    real = p.toRealPath();
-                  } else {
-                    Path dir = realDirectories.get(p.getParent());
-                    if (dir == null) {
-                      dir = p.getParent().toRealPath();
-                      realDirectories.put(p.getParent(), dir);
-                    }
-                    real = dir.resolve(p.getFileName());
-                  }
-                  if (real.startsWith(realRoot)) {
+                  if (realPath(p, realDirectories).startsWith(realRoot)) {
                     Files.deleteIfExists(p);
                     count++;
                   }
@@ -357,6 +340,22 @@ public final class Floor {
     }
     pool.shutdown();
     return deleted;
+  }
+
+  /**
+   * The link rule for one file: its own target when it is a link (one lstat), else its name under
+   * its directory's real path, resolved once per directory into {@code realDirectories}.
+   */
+  private static Path realPath(Path file, Map<Path, Path> realDirectories) throws IOException {
+    if (Files.isSymbolicLink(file)) {
+      return file.toRealPath();
+    }
+    Path dir = realDirectories.get(file.getParent());
+    if (dir == null) {
+      dir = file.getParent().toRealPath();
+      realDirectories.put(file.getParent(), dir);
+    }
+    return dir.resolve(file.getFileName());
   }
 
   private static List<String> commitsAfter(Path log, long version) throws IOException {
