@@ -226,30 +226,13 @@ public final class Floor {
       long version = Long.parseLong(last.substring(0, 20));
       commitInfo(log, version + 1, "VACUUM START", doomed.size());
       step("vacuum_start");
-      int deleted = safeDeletes(table, doomed);
+      int deleted = deleteInParallel(doomed, 16, 1000, table.toRealPath());
       step("deleted");
       commitInfo(log, version + 2, "VACUUM END", deleted);
       step("vacuum_end");
       return "{\"deleted\": " + deleted + ", \"active\": " + active.size() + "}";
     }
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    List<Future<?>> done = new ArrayList<>();
-    int slice = Math.max(1, (doomed.size() + 7) / 8);
-    for (int i = 0; i < doomed.size(); i += slice) {
-      List<Path> part = doomed.subList(i, Math.min(doomed.size(), i + slice));
-      done.add(
-          pool.submit(
-              () -> {
-                for (Path p : part) {
-                  Files.delete(p);
-                }
-                return null;
-              }));
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    pool.shutdown();
+    deleteInParallel(doomed, 8, Math.max(1, (doomed.size() + 7) / 8), null);
     step("deleted");
     return "{\"deleted\": "
         + doomed.size()
@@ -311,22 +294,27 @@ public final class Floor {
   }
 
   /**
-   * Deletes in batches of 1,000, 16 in flight; before each batch, the link re-check: a file that
-   * is now a link, or whose directory's real path left the root, is skipped.
+   * Deletes {@code doomed} in batches of {@code batch}, {@code threads} in flight. With a {@code
+   * realRoot}, the link re-check before each batch: a file that is now a link, or whose
+   * directory's real path left the root, is skipped, and a file already gone counts as deleted;
+   * without one, every file must still be there. Returns the files deleted.
    */
-  private static int safeDeletes(Path table, List<Path> doomed) throws Exception {
-    Path realRoot = table.toRealPath();
-    ExecutorService pool = Executors.newFixedThreadPool(16);
+  private static int deleteInParallel(List<Path> doomed, int threads, int batch, Path realRoot)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<Integer>> done = new ArrayList<>();
-    for (int i = 0; i < doomed.size(); i += 1000) {
-      List<Path> batch = doomed.subList(i, Math.min(doomed.size(), i + 1000));
+    for (int i = 0; i < doomed.size(); i += batch) {
+      List<Path> part = doomed.subList(i, Math.min(doomed.size(), i + batch));
       done.add(
           pool.submit(
               () -> {
                 Map<Path, Path> realDirectories = new HashMap<>();
                 int count = 0;
-                for (Path p : batch) {
-                  if (realPath(p, realDirectories).startsWith(realRoot)) {
+                for (Path p : part) {
+                  if (realRoot == null) {
+                    Files.delete(p);
+                    count++;
+                  } else if (realPath(p, realDirectories).startsWith(realRoot)) {
                     Files.deleteIfExists(p);
                     count++;
                   }
