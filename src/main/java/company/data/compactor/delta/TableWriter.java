@@ -29,4 +29,31 @@ public interface TableWriter {
    * @return the committed version
    */
   long append(TableLocation location, PartitionValues partition, List<List<Object>> rows);
+
+  /**
+   * Appends each of {@code appends} in order, one commit each, as {@link #append} would; a writer
+   * may write their data files with one engine instead of starting one per append. A failure leaves
+   * the appends before it committed and none after.
+   *
+   * @return the version of the last commit
+   */
+  default long appendAll(TableLocation location, List<Append> appends) {
+    long version = -1;
+    for (Append append : appends) {
+      version = append(location, append.partition(), append.rows());
+    }
+    return version;
+  }
+
+  /**
+   * The rows of one append, all in one partition.
+   *
+   * @param rows each row's values in schema order, partition columns included (see {@link #append})
+   */
+  record Append(PartitionValues partition, List<List<Object>> rows) {
+
+    public Append {
+      rows = List.copyOf(rows);
+    }
+  }
 }

@@ -10,6 +10,7 @@ import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,10 +42,11 @@ public final class DemoSeeder {
   public long seed(TableLocation location) {
     clearPreviousDemo(location);
     writer.create(location, DemoTable.SCHEMA, DemoTable.properties());
-    long version = 0;
+    List<TableWriter.Append> appends = new ArrayList<>();
     for (int i = 0; i < DemoTable.APPENDS; i++) {
-      version = writer.append(location, DemoTable.partitionOf(i), DemoTable.rowsOf(i));
+      appends.add(new TableWriter.Append(DemoTable.partitionOf(i), DemoTable.rowsOf(i)));
     }
+    long version = writer.appendAll(location, appends);
     LOG.log(
         Level.INFO,
         "demo seeded: table={0} version={1} appends={2} rows={3}",

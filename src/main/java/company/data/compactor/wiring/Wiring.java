@@ -165,7 +165,11 @@ public final class Wiring {
     return new MaintenancePipeline(
         new PipelinePorts(
             tables,
-            new DemoSeeder(storage, tables, new KernelTableWriter(storage)),
+            new DemoSeeder(
+                storage,
+                tables,
+                KernelTableWriter.withDuckDbDataFiles(
+                    storage, workDir.resolve(SCRATCH_RELATIVE_PATH))),
             new CompactionExecutor(
                     storage,
                     committer,

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -374,15 +375,43 @@ class CliIT {
 
   @Test
   void run_withABudget_defersTheRest() throws Exception {
+    // Seeded and not compacted (the threshold is below every file): the budget is one partition's
+    // bytes, whatever size the writer made the demo's files.
+    assertThat(
+            cli("run", "--work-dir", work.toString(), "--small-file-threshold-mb", "0.0001").code())
+        .isZero();
+    Result inspected =
+        cli("inspect", "--work-dir", work.toString(), "--table-uri", "demo_delta_table", "--json");
+    List<Long> partitionBytes = new ArrayList<>();
+    new ObjectMapper()
+        .readTree(inspected.out())
+        .get("partitions")
+        .forEach(p -> partitionBytes.add(p.get("total_bytes").asLong()));
+    assertThat(partitionBytes).hasSize(3);
+    long onePartition = partitionBytes.stream().mapToLong(Long::longValue).max().orElseThrow();
+    long all = partitionBytes.stream().mapToLong(Long::longValue).sum();
+
     Result result =
-        cli("run", "--work-dir", work.toString(), "--json", "--max-bytes-per-run", "30000");
+        cli(
+            "run",
+            "--work-dir",
+            work.toString(),
+            "--json",
+            "--demo-mode",
+            "false",
+            "--table-uri",
+            "demo_delta_table",
+            "--max-bytes-per-run",
+            String.valueOf(onePartition));
 
     assertThat(result.code()).as(result.err()).isZero();
     JsonNode report = new ObjectMapper().readTree(result.out());
     assertThat(report.get("files_removed").asInt()).isEqualTo(10);
     assertThat(report.get("files_after").asInt()).isEqualTo(21);
     assertThat(report.get("compaction_plan").get("bins_deferred").asInt()).isEqualTo(2);
-    assertThat(report.get("bytes_deferred").asLong()).isGreaterThan(50_000);
+    assertThat(report.get("bytes_deferred").asLong())
+        .isEqualTo(all - report.get("bytes_compacted").asLong())
+        .isGreaterThan(onePartition);
   }
 
   @Test

@@ -25,15 +25,24 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Seeds the demo table through kernel on local disk and checks it with independent readers. */
+/**
+ * Seeds the demo table as the product does (data files by DuckDB, commits through kernel) on local
+ * disk and checks it with independent readers.
+ */
 class DemoSeederIT {
 
   @TempDir Path dir;
 
   private final LocalStorage storage = new LocalStorage();
   private final KernelDeltaTables tables = new KernelDeltaTables(storage);
-  private final KernelTableWriter writer = new KernelTableWriter(storage);
-  private final DemoSeeder seeder = new DemoSeeder(storage, tables, writer);
+  private KernelTableWriter writer;
+  private DemoSeeder seeder;
+
+  @org.junit.jupiter.api.BeforeEach
+  void seederAsTheProductWiresIt() {
+    writer = KernelTableWriter.withDuckDbDataFiles(storage, dir.resolve("scratch"));
+    seeder = new DemoSeeder(storage, tables, writer);
+  }
 
   @Test
   void seed_writesThirtyCommitsOfFiftyRows_overThreePartitions_readableByDuckDb() throws Exception {

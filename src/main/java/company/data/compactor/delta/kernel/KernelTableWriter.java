@@ -28,7 +28,9 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,18 +41,37 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link TableWriter} on Delta kernel: blind appends with stats, one commit per call. The snapshot
  * a commit leaves is kept for the next append to the same table (seeding the demo is 30 appends in
  * a row; loading each from the log again was a fifth of the seeding), and used only while the log
- * still ends at its version.
+ * still ends at its version. Data files are written by kernel's Parquet writer, or by DuckDB
+ * ({@link #withDuckDbDataFiles}); the transaction, its checks and the commit are kernel's either
+ * way.
  */
 public final class KernelTableWriter implements TableWriter {
 
   private final Storage storage;
   private final Engine engine;
+  private final Optional<Path> duckDbScratch;
   private final Map<String, Snapshot> latest = new ConcurrentHashMap<>();
 
-  /** Writes tables on {@code storage}. */
+  /** Writes tables on {@code storage}, data files with kernel's Parquet writer. */
   public KernelTableWriter(Storage storage) {
+    this(storage, Optional.empty());
+  }
+
+  private KernelTableWriter(Storage storage, Optional<Path> duckDbScratch) {
     this.storage = storage;
     this.engine = KernelEngines.over(storage);
+    this.duckDbScratch = duckDbScratch;
+  }
+
+  /**
+   * Writes tables on {@code storage}, data files of plain columns (see {@link
+   * DuckDbDataFiles#canWrite}) with DuckDB, in a scratch directory of its own under {@code
+   * scratchRoot} for each {@link #appendAll} call; kernel's writer for any other. One DuckDB
+   * database serves all appends of a call: the demo's 30 appends write in ~0.05 s, where kernel's
+   * writer takes ~0.45 s to warm up in a fresh JVM.
+   */
+  public static KernelTableWriter withDuckDbDataFiles(Storage storage, Path scratchRoot) {
+    return new KernelTableWriter(storage, Optional.of(scratchRoot));
   }
 
   @Override
@@ -77,6 +98,33 @@ public final class KernelTableWriter implements TableWriter {
 
   @Override
   public long append(TableLocation location, PartitionValues partition, List<List<Object>> rows) {
+    return appendAll(location, List.of(new Append(partition, rows)));
+  }
+
+  @Override
+  public long appendAll(TableLocation location, List<Append> appends) {
+    if (duckDbScratch.isEmpty()) {
+      long version = -1;
+      for (Append append : appends) {
+        version = append(location, append, null);
+      }
+      return version;
+    }
+    try (DuckDbDataFiles duckDb = DuckDbDataFiles.open(storage, duckDbScratch.get())) {
+      long version = -1;
+      for (Append append : appends) {
+        version = append(location, append, duckDb);
+      }
+      return version;
+    } catch (IOException e) {
+      throw Errors.operationFailed("writing data files of " + location, e);
+    }
+  }
+
+  /** One append in one commit; its data file written by {@code duckDb}, or kernel when null. */
+  private long append(TableLocation location, Append append, DuckDbDataFiles duckDb) {
+    PartitionValues partition = append.partition();
+    List<List<Object>> rows = append.rows();
     try {
       Snapshot snapshot = reusable(location).orElse(null);
       if (snapshot == null) {
@@ -96,10 +144,7 @@ public final class KernelTableWriter implements TableWriter {
           Transaction.transformLogicalData(engine, state, logical, partitionLiterals);
       DataWriteContext context = Transaction.getWriteContext(engine, state, partitionLiterals);
       CloseableIterator<DataFileStatus> written =
-          engine
-              .getParquetHandler()
-              .writeParquetFiles(
-                  context.getTargetDirectory(), physical, context.getStatisticsColumns());
+          write(duckDb, context, physical, context.getStatisticsColumns());
       CloseableIterator<Row> actions =
           Transaction.generateAppendActions(engine, state, written, context);
       TransactionCommitResult result =
@@ -111,6 +156,38 @@ public final class KernelTableWriter implements TableWriter {
     } catch (IOException e) {
       throw Errors.operationFailed("writing data files of " + location, e);
     }
+  }
+
+  /**
+   * The data files of {@code physical}: DuckDB's when it is given and every batch has plain
+   * columns, else kernel's writer's.
+   */
+  private CloseableIterator<DataFileStatus> write(
+      DuckDbDataFiles duckDb,
+      DataWriteContext context,
+      CloseableIterator<FilteredColumnarBatch> physical,
+      List<Column> statsColumns)
+      throws IOException {
+    if (duckDb == null) {
+      return engine
+          .getParquetHandler()
+          .writeParquetFiles(context.getTargetDirectory(), physical, statsColumns);
+    }
+    List<FilteredColumnarBatch> batches = new ArrayList<>();
+    try (physical) {
+      physical.forEachRemaining(batches::add);
+    }
+    if (!batches.stream().allMatch(b -> DuckDbDataFiles.canWrite(b.getData().getSchema()))) {
+      return engine
+          .getParquetHandler()
+          .writeParquetFiles(
+              context.getTargetDirectory(), KernelIterators.of(batches), statsColumns);
+    }
+    List<DataFileStatus> written = new ArrayList<>();
+    for (FilteredColumnarBatch batch : batches) {
+      written.add(duckDb.write(context.getTargetDirectory(), batch, statsColumns));
+    }
+    return KernelIterators.of(written);
   }
 
   private void remember(TableLocation location, TransactionCommitResult result) {
