@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/compactor} runs a small local table (the demo, a log under 1 MB) with the quick
- * compiler only ({@code -XX:TieredStopAtLevel=1}, a shorter run on 2 cores) and any other table
- * with the JVM's default; a compiler level in {@code COMPACTOR_JAVA_OPTS} wins. Read from the JVM's
- * own final flags.
+ * {@code bin/compactor} runs a small local table (the demo, a log under 1 MB) and the vacuum of any
+ * local table with the quick compiler only ({@code -XX:TieredStopAtLevel=1}, a shorter run on 2
+ * cores) and any other table with the JVM's default; a compiler level in {@code
+ * COMPACTOR_JAVA_OPTS} wins. Read from the JVM's own final flags.
  */
 class LauncherCompilerIT {
 
@@ -42,8 +42,9 @@ class LauncherCompilerIT {
   }
 
   @Test
-  void theDemo_runsWithTheQuickCompiler_aBigLogWithTheDefault_andTheUsersChoiceWins()
-      throws Exception {
+  void
+      theDemo_andAnyLocalVacuum_runWithTheQuickCompiler_aBigLogWithTheDefault_andTheUsersChoiceWins()
+          throws Exception {
     String demo = work.resolve("demo").toString();
 
     assertThat(tieredStopAtLevel("", "run", "--work-dir", demo)).isEqualTo("1");
@@ -56,6 +57,12 @@ class LauncherCompilerIT {
     Files.write(table.resolve("_delta_log/padding.bin"), new byte[1_200_000]);
     assertThat(tieredStopAtLevel("", "inspect", "--table-uri", table.toString())).isEqualTo("4");
     assertThat(tieredStopAtLevel("", "inspect", "--table-uri=file:" + table)).isEqualTo("4");
+    assertThat(tieredStopAtLevel("", "vacuum", "--table-uri", table.toString()))
+        .as("vacuum of a local table, whatever its log's size")
+        .isEqualTo("1");
+    assertThat(tieredStopAtLevel("", "vacuum", "--table-uri", "s3://bucket/table"))
+        .as("vacuum of a remote table")
+        .isEqualTo("4");
     Files.delete(table.resolve("_delta_log/padding.bin"));
     assertThat(
             tieredStopAtLevel(
