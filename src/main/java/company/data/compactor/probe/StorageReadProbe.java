@@ -1,6 +1,7 @@
 package company.data.compactor.probe;
 
 import company.data.compactor.duckdb.DuckDbConnections;
+import company.data.compactor.duckdb.Sql;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
@@ -21,7 +22,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -318,13 +318,10 @@ public final class StorageReadProbe implements LatencyProbe {
   }
 
   private String query(List<Path> files) throws SQLException {
-    String list =
-        files.stream()
-            .map(p -> "'" + p.toString().replace("'", "''") + "'")
-            .collect(Collectors.joining(", ", "[", "]"));
+    String list = Sql.pathList(files);
     try (Connection c = DuckDbConnections.inMemory();
         Statement s = c.createStatement()) {
-      s.execute("SET home_directory = '" + tempRoot.toString().replace("'", "''") + "'");
+      s.execute("SET home_directory = " + Sql.literal(tempRoot.toString()));
       s.execute(
           "CREATE VIEW t AS SELECT * FROM read_parquet("
               + list

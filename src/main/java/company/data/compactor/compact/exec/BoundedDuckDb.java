@@ -1,6 +1,7 @@
 package company.data.compactor.compact.exec;
 
 import company.data.compactor.duckdb.DuckDbConnections;
+import company.data.compactor.duckdb.Sql;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

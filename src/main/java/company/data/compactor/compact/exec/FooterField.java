@@ -1,5 +1,6 @@
 package company.data.compactor.compact.exec;
 
+import company.data.compactor.duckdb.Sql;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,5 +1,6 @@
 package company.data.compactor.compact.exec;
 
+import company.data.compactor.duckdb.Sql;
 import company.data.compactor.error.Errors;
 import company.data.compactor.model.Column;
 import company.data.compactor.model.ColumnMappingMode;

@@ -1,9 +1,11 @@
 package company.data.compactor.delta.kernel;
 
 import company.data.compactor.duckdb.DuckDbConnections;
+import company.data.compactor.duckdb.Sql;
 import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
+import company.data.compactor.storage.Utf8Order;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
@@ -21,7 +23,6 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.DataFileStatus;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -80,7 +81,7 @@ final class DuckDbDataFiles implements AutoCloseable {
       Connection connection = DuckDbConnections.inMemory();
       try (Statement s = connection.createStatement()) {
         // Lambda has no HOME; a few rows never spill, but DuckDB wants a home anyway.
-        s.execute("SET home_directory = " + literal(scratch.dir().toString()));
+        s.execute("SET home_directory = " + Sql.literal(scratch.dir().toString()));
         s.execute("SET threads = 1");
       } catch (SQLException e) {
         connection.close();
@@ -155,7 +156,7 @@ final class DuckDbDataFiles implements AutoCloseable {
             .append("c")
             .append(c)
             .append(" AS ")
-            .append(identifier(schema.at(c).getName()));
+            .append(Sql.identifier(schema.at(c).getName()));
       }
       s.execute(
           "COPY (SELECT "
@@ -163,7 +164,7 @@ final class DuckDbDataFiles implements AutoCloseable {
               + " FROM "
               + table
               + ") TO "
-              + literal(local.toString())
+              + Sql.literal(local.toString())
               + " (FORMAT parquet, COMPRESSION snappy)");
       s.execute("DROP TABLE " + table);
     } catch (SQLException e) {
@@ -275,9 +276,7 @@ final class DuckDbDataFiles implements AutoCloseable {
   @SuppressWarnings("unchecked")
   private static int compare(DataType type, Object a, Object b) {
     if (type instanceof StringType) {
-      return Arrays.compareUnsigned(
-          ((String) a).getBytes(StandardCharsets.UTF_8),
-          ((String) b).getBytes(StandardCharsets.UTF_8));
+      return Utf8Order.compare((String) a, (String) b);
     }
     return ((Comparable<Object>) a).compareTo(b);
   }
@@ -334,14 +333,6 @@ final class DuckDbDataFiles implements AutoCloseable {
     } else {
       return "BOOLEAN";
     }
-  }
-
-  private static String identifier(String name) {
-    return "\"" + name.replace("\"", "\"\"") + "\"";
-  }
-
-  private static String literal(String text) {
-    return "'" + text.replace("'", "''") + "'";
   }
 
   @Override
