@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
 import java.util.UUID;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -129,14 +130,12 @@ final class DuckDbDataFiles implements AutoCloseable {
     String table = "append_" + UUID.randomUUID().toString().replace('-', '_');
     Path local = scratch.dir().resolve(UUID.randomUUID() + ".parquet");
     try (Statement s = connection.createStatement()) {
-      StringBuilder columns = new StringBuilder();
+      // The rows go into positional columns c0, c1, ...; the file names them as kernel does.
+      StringJoiner columns = new StringJoiner(", ");
+      StringJoiner projection = new StringJoiner(", ");
       for (int c = 0; c < schema.length(); c++) {
-        columns
-            .append(c == 0 ? "" : ", ")
-            .append("c")
-            .append(c)
-            .append(' ')
-            .append(duckDbType(schema.at(c).getDataType()));
+        columns.add("c" + c + " " + duckDbType(schema.at(c).getDataType()));
+        projection.add("c" + c + " AS " + Sql.identifier(schema.at(c).getName()));
       }
       s.execute("CREATE TABLE " + table + " (" + columns + ")");
       try (DuckDBAppender appender =
@@ -148,15 +147,6 @@ final class DuckDbDataFiles implements AutoCloseable {
           }
           appender.endRow();
         }
-      }
-      StringBuilder projection = new StringBuilder();
-      for (int c = 0; c < schema.length(); c++) {
-        projection
-            .append(c == 0 ? "" : ", ")
-            .append("c")
-            .append(c)
-            .append(" AS ")
-            .append(Sql.identifier(schema.at(c).getName()));
       }
       s.execute(
           "COPY (SELECT "

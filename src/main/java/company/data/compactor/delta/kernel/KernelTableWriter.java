@@ -103,14 +103,9 @@ public final class KernelTableWriter implements TableWriter {
 
   @Override
   public long appendAll(TableLocation location, List<Append> appends) {
-    if (duckDbScratch.isEmpty()) {
-      long version = -1;
-      for (Append append : appends) {
-        version = append(location, append, null);
-      }
-      return version;
-    }
-    try (DuckDbDataFiles duckDb = DuckDbDataFiles.open(storage, duckDbScratch.get())) {
+    // Without a DuckDB scratch root, no database: kernel's writer writes every file.
+    try (DuckDbDataFiles duckDb =
+        duckDbScratch.isEmpty() ? null : DuckDbDataFiles.open(storage, duckDbScratch.get())) {
       long version = -1;
       for (Append append : appends) {
         version = append(location, append, duckDb);
