@@ -103,7 +103,10 @@ public final class TableLeaseStore implements LeaseStore {
         "renewing the lease of " + table + " in " + directory(table),
         () -> {
           Optional<Entry> current = highest(table);
-          if (current.isEmpty() || !current.get().isHeldBy(lease.owner())) {
+          if (current.isEmpty()) {
+            return Optional.empty(); // a listing that raced a newer record's writer: read again
+          }
+          if (!current.get().isHeldBy(lease.owner())) {
             return Optional.of(Optional.<Lease>empty());
           }
           // Never shortened: the items of a fan-out run renew one lease side by side, and a renewal
@@ -127,10 +130,9 @@ public final class TableLeaseStore implements LeaseStore {
     return retrying(
         "checking the lease of " + table + " in " + directory(table),
         () ->
-            Optional.of(
-                highest(table)
-                    .filter(e -> e.isHeldBy(lease.owner()) && !e.lease().hasExpiredAt(now))
-                    .isPresent()));
+            // No record at all while checking a lease that was taken: a listing that raced a newer
+            // record's writer (read again), as in renew.
+            highest(table).map(e -> e.isHeldBy(lease.owner()) && !e.lease().hasExpiredAt(now)));
   }
 
   @Override
@@ -226,7 +228,11 @@ public final class TableLeaseStore implements LeaseStore {
     }
   }
 
-  /** The highest generation's record; empty when the table never had a lease. */
+  /**
+   * The highest generation's record; empty when the table never had a lease, or when the listing
+   * raced another writer: a directory listing can see only the older record, which that writer
+   * deletes (once its newer one exists) before the listing reads the older one's attributes.
+   */
   private Optional<Entry> highest(TableLocation table) throws IOException {
     List<StoredObject> records = records(table);
     if (records.isEmpty()) {
