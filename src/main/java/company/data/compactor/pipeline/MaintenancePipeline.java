@@ -55,6 +55,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * One maintenance run, in the design's order: validate, seed the demo (when asked), sweep what
@@ -390,14 +392,30 @@ public final class MaintenancePipeline {
    */
   public MaintenanceReport vacuumOnly(AdmittedRun run) {
     TableLocation location = run.location();
-    ReadOnlyStart start = startReadOnly(run);
     // A dry run leaves the table as it is: only the work directory's scratch is swept. Otherwise
-    // the sweep lists the table's files once for itself and the vacuum (timed with the vacuum:
-    // on a big table the listing is most of the sweep).
+    // the table's files are listed once, for the sweep and the vacuum, on a thread of their own
+    // while the snapshot loads: the listing only reads (a wait on the file system or the object
+    // store), and nothing is swept or deleted until the table has been loaded and checked. The
+    // wait for it, and the sweep, are timed with the vacuum.
+    FutureTask<Sweeper.TableListing> listing =
+        run.request().vacuumDryRun() ? null : listInBackground(location);
+    ReadOnlyStart start;
+    try {
+      start = startReadOnly(run);
+    } catch (RuntimeException | Error e) {
+      if (listing != null) {
+        awaitQuietly(listing);
+      }
+      throw e;
+    }
     Sweeper.Listed swept =
-        start.request().vacuumDryRun()
+        listing == null
             ? new Sweeper.Listed(ports.sweeper().sweep(location, Sweeper.Scope.SCRATCH_ONLY), null)
-            : start.phases().time(Phase.VACUUM_PLAN, () -> ports.sweeper().sweepAndList(location));
+            : start
+                .phases()
+                .time(
+                    Phase.VACUUM_PLAN,
+                    () -> ports.sweeper().sweepListed(location, await(listing, location)));
     SweepReport sweep = ReportSections.sweep(swept.result());
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     VacuumReport vacuum =
@@ -411,6 +429,48 @@ public final class MaintenancePipeline {
         report("vacuum", start, location, null, null, vacuum, steps)
             .withSweep(sweep)
             .withTimings(start.phases().timings()));
+  }
+
+  /** The table's listing ({@link Sweeper#listTable}), taken on a daemon thread of its own. */
+  private FutureTask<Sweeper.TableListing> listInBackground(TableLocation location) {
+    FutureTask<Sweeper.TableListing> listing =
+        new FutureTask<>(() -> ports.sweeper().listTable(location));
+    Thread thread = new Thread(listing, "vacuum-listing");
+    thread.setDaemon(true);
+    thread.start();
+    return listing;
+  }
+
+  private static Sweeper.TableListing await(
+      FutureTask<Sweeper.TableListing> listing, TableLocation location) {
+    try {
+      return listing.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException unchecked) {
+        throw unchecked;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw Errors.operationFailed("listing the files of " + location, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Errors.operationFailed("listing the files of " + location + " (interrupted)", e);
+    }
+  }
+
+  /**
+   * Waits for a listing the run no longer needs (it was refused), so none of its work goes on after
+   * the refusal is reported; what the listing found or met is dropped.
+   */
+  private static void awaitQuietly(FutureTask<Sweeper.TableListing> listing) {
+    try {
+      listing.get();
+    } catch (ExecutionException e) {
+      // Dropped with the listing.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**

@@ -89,14 +89,39 @@ public final class Sweeper {
    * back the table's listing, so a vacuum that follows need not list a big table a second time.
    */
   public Listed sweepAndList(TableLocation table) {
-    List<StoredObject> listed;
+    return sweepListed(table, listTable(table));
+  }
+
+  /**
+   * The table's files, or why they could not be listed. Read-only: nothing is swept, so it may be
+   * taken before the run has checked the table (a vacuum lists while the snapshot loads).
+   *
+   * @param objects every object below the table root; null when the listing failed
+   * @param failure why the listing failed; null when it did not
+   */
+  public record TableListing(List<StoredObject> objects, String failure) {}
+
+  /** Lists every object below the table root ({@link TableListing}); never throws for storage. */
+  public TableListing listTable(TableLocation table) {
     try {
-      listed = storage.listRecursively(table.uri());
+      return new TableListing(storage.listRecursively(table.uri()), null);
     } catch (IOException | UncheckedIOException e) {
+      return new TableListing(null, e.getMessage());
+    }
+  }
+
+  /**
+   * {@link #sweepAndList} over a listing already taken by {@link #listTable}: sweeps the scratch
+   * roots and our stale temporary objects among {@code listing}, and hands back the listing less
+   * what it deleted.
+   */
+  public Listed sweepListed(TableLocation table, TableListing listing) {
+    if (listing.objects() == null) {
       return new Listed(
-          logged(table, failed(clock.instant(), "listing leftovers failed: " + e.getMessage())),
+          logged(table, failed(clock.instant(), "listing leftovers failed: " + listing.failure())),
           null);
     }
+    List<StoredObject> listed = listing.objects();
     SweepResult result = sweep(table, Scope.SCRATCH_AND_TABLE, listed);
     Instant cutoff = result.temporaryObjectCutoff();
     List<StoredObject> left =

@@ -81,8 +81,15 @@ public final class VacuumExecutor {
 
   /**
    * As {@link #vacuum(TableSnapshot, VacuumMode, int, boolean)}, over {@code listed}: every file
-   * under the table root as storage listed it after {@code snapshot} was loaded (the run's sweep
-   * lists the same files just before), or null to list them here, beside the log history read.
+   * under the table root as storage listed it from the start of {@code snapshot}'s load on (the
+   * vacuum command lists while the snapshot loads, for its sweep and for this), or null to list
+   * them here, beside the log history read.
+   *
+   * <p>When the listing was taken does not decide what may be deleted: it only says which files
+   * exist and how old they are, while the snapshot and the log history, both read after the listing
+   * began, say which files are read. A file the listing missed is never a candidate, a listed file
+   * deleted since is a no-op, and a commit the snapshot and the history do not see is as unseen as
+   * it would be for a listing taken after the load.
    */
   public VacuumResult vacuum(
       TableSnapshot snapshot,

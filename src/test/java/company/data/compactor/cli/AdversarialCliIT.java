@@ -2,6 +2,7 @@ package company.data.compactor.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoSeeder;
@@ -16,6 +17,9 @@ import company.data.compactor.testing.RefusedInputs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -229,6 +233,57 @@ class AdversarialCliIT {
 
     assertRefusedNamingThePath(
         table, "file:" + work.resolve("sibling/x.parquet"), "../sibling/x.parquet");
+  }
+
+  /**
+   * The vacuum command lists the table while its snapshot loads; a table refused by that load must
+   * still be left exactly as it was: the listing only reads, and our own stale temporary object in
+   * the table is swept only once the table has been loaded and checked.
+   */
+  @Test
+  void vacuum_refusedWhileItsListingRan_sweepsNothing_andSweepsOnceTheTableIsReadable()
+      throws Exception {
+    TableLocation table = seededDemo("t");
+    DataFile first = tables.loadLatest(table).activeFiles().get(0);
+    Path partition = table.localPath().resolve("event_date=2026-10-17");
+    Path leftover =
+        partition.resolve(".compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet");
+    Files.writeString(leftover, "12345");
+    Files.setLastModifiedTime(leftover, FileTime.from(Instant.now().minus(Duration.ofHours(169))));
+    addCopy(table, 31, first, "../sibling/x.parquet", work.resolve("sibling/x.parquet"));
+    List<String> before = filesUnder(work);
+    String[] vacuum = {
+      "vacuum",
+      "--work-dir",
+      work.toString(),
+      "--table-uri",
+      "t",
+      "--vacuum-dry-run",
+      "false",
+      "--vacuum-mode",
+      "full",
+      "--json"
+    };
+
+    Result refused = cli(Map.of(), vacuum);
+
+    assertThat(refused.code()).as(refused.err()).isEqualTo(1);
+    assertThat(refused.err()).contains("its log references 1 active file outside the table root");
+    assertThat(leftover).as("our stale temporary object, in a refused table").exists();
+    assertThat(filesUnder(work)).as("nothing written or deleted").isEqualTo(before);
+
+    Files.delete(table.localPath().resolve("_delta_log/%020d.json".formatted(31)));
+    Result readable = cli(Map.of(), vacuum);
+
+    assertThat(readable.code()).as(readable.err()).isZero();
+    assertThat(leftover).as("swept once the table loads").doesNotExist();
+    assertThat(
+            new ObjectMapper()
+                .readTree(readable.out())
+                .get("sweep")
+                .get("temporary_objects_swept")
+                .asInt())
+        .isEqualTo(1);
   }
 
   @Test
