@@ -397,14 +397,18 @@ public final class MaintenancePipeline {
     // while the snapshot loads: the listing only reads (a wait on the file system or the object
     // store), and nothing is swept or deleted until the table has been loaded and checked. The
     // wait for it, and the sweep, are timed with the vacuum.
-    FutureTask<Sweeper.TableListing> listing =
-        run.request().vacuumDryRun() ? null : listInBackground(location);
+    BackgroundListing listing =
+        run.request().vacuumDryRun() ? null : BackgroundListing.start(ports.sweeper(), location);
     ReadOnlyStart start;
     try {
       start = startReadOnly(run);
+      if (listing != null) {
+        // Refused before the sweep: a table vacuum cannot touch is left exactly as it was.
+        refuseUnsupportedFeatures(start.snapshot(), "vacuum", true);
+      }
     } catch (RuntimeException | Error e) {
       if (listing != null) {
-        awaitQuietly(listing);
+        listing.abandon();
       }
       throw e;
     }
@@ -415,7 +419,7 @@ public final class MaintenancePipeline {
                 .phases()
                 .time(
                     Phase.VACUUM_PLAN,
-                    () -> ports.sweeper().sweepListed(location, await(listing, location)));
+                    () -> ports.sweeper().sweepListed(location, listing.await(location)));
     SweepReport sweep = ReportSections.sweep(swept.result());
     List<StepOutcome> steps = new ArrayList<>(List.of(inspected(start.health())));
     VacuumReport vacuum =
@@ -432,44 +436,52 @@ public final class MaintenancePipeline {
   }
 
   /** The table's listing ({@link Sweeper#listTable}), taken on a daemon thread of its own. */
-  private FutureTask<Sweeper.TableListing> listInBackground(TableLocation location) {
-    FutureTask<Sweeper.TableListing> listing =
-        new FutureTask<>(() -> ports.sweeper().listTable(location));
-    Thread thread = new Thread(listing, "vacuum-listing");
-    thread.setDaemon(true);
-    thread.start();
-    return listing;
-  }
+  private record BackgroundListing(FutureTask<Sweeper.TableListing> task, Thread thread) {
 
-  private static Sweeper.TableListing await(
-      FutureTask<Sweeper.TableListing> listing, TableLocation location) {
-    try {
-      return listing.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException unchecked) {
-        throw unchecked;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw Errors.operationFailed("listing the files of " + location, e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw Errors.operationFailed("listing the files of " + location + " (interrupted)", e);
+    static BackgroundListing start(Sweeper sweeper, TableLocation location) {
+      FutureTask<Sweeper.TableListing> task = new FutureTask<>(() -> sweeper.listTable(location));
+      Thread thread = new Thread(task, "vacuum-listing");
+      thread.setDaemon(true);
+      thread.start();
+      return new BackgroundListing(task, thread);
     }
-  }
 
-  /**
-   * Waits for a listing the run no longer needs (it was refused), so none of its work goes on after
-   * the refusal is reported; what the listing found or met is dropped.
-   */
-  private static void awaitQuietly(FutureTask<Sweeper.TableListing> listing) {
-    try {
-      listing.get();
-    } catch (ExecutionException e) {
-      // Dropped with the listing.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    Sweeper.TableListing await(TableLocation location) {
+      try {
+        return task.get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException unchecked) {
+          throw unchecked;
+        }
+        if (e.getCause() instanceof Error error) {
+          throw error;
+        }
+        throw Errors.operationFailed("listing the files of " + location, e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw Errors.operationFailed("listing the files of " + location + " (interrupted)", e);
+      }
+    }
+
+    /**
+     * Stops a listing the run no longer needs (it was refused) and waits for its thread to end, so
+     * none of its work goes on after the refusal is reported: it is interrupted (an object store's
+     * listing stops at its next request), and what it found or met is dropped. The caller's
+     * interrupt status is kept.
+     */
+    void abandon() {
+      task.cancel(true);
+      boolean interrupted = false;
+      while (thread.isAlive()) {
+        try {
+          thread.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -251,6 +251,26 @@ public final class LocalStorage implements Storage {
     return real;
   }
 
+  /** One {@code lstat} per path (a link answers its own time, not its target's). */
+  @Override
+  public java.util.Set<String> modifiedSince(List<String> paths, long cutoffMillis)
+      throws IOException {
+    java.util.Set<String> young = new java.util.HashSet<>();
+    for (String path : paths) {
+      try {
+        BasicFileAttributes attributes =
+            Files.readAttributes(
+                toPath(path), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (attributes.lastModifiedTime().toMillis() >= cutoffMillis) {
+          young.add(path);
+        }
+      } catch (NoSuchFileException e) {
+        // Gone: nothing to keep.
+      }
+    }
+    return young;
+  }
+
   @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     int deleted = 0;

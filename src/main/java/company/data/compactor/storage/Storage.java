@@ -133,6 +133,20 @@ public interface Storage {
   }
 
   /**
+   * Of {@code paths}, those storage now says were modified at or after {@code cutoffMillis}; paths
+   * that are gone are left out. A caller about to delete by the times of an earlier listing asks
+   * again just before: a file rewritten in place since it was listed is young again. Stores where
+   * that would cost a request per object (S3) answer none, which is the default: there the
+   * listing's times stand.
+   *
+   * @throws IOException when a path's attributes cannot be read
+   */
+  default java.util.Set<String> modifiedSince(List<String> paths, long cutoffMillis)
+      throws IOException {
+    return java.util.Set.of();
+  }
+
+  /**
    * Deletes files; a file that is already gone counts as deleted.
    *
    * @return how many files were deleted or already absent

@@ -85,11 +85,13 @@ public final class VacuumExecutor {
    * vacuum command lists while the snapshot loads, for its sweep and for this), or null to list
    * them here, beside the log history read.
    *
-   * <p>When the listing was taken does not decide what may be deleted: it only says which files
-   * exist and how old they are, while the snapshot and the log history, both read after the listing
-   * began, say which files are read. A file the listing missed is never a candidate, a listed file
-   * deleted since is a no-op, and a commit the snapshot and the history do not see is as unseen as
-   * it would be for a listing taken after the load.
+   * <p>When the listing was taken does not decide what is read: the snapshot and the log history,
+   * both read after the listing began, do. A file the listing missed is never a candidate, a listed
+   * file deleted since is a no-op, and a commit the snapshot and the history do not see is as
+   * unseen as it would be for a listing taken after the load. What an earlier listing can get wrong
+   * is a file's age, when the file is rewritten in place after it was listed: before each batch of
+   * deletes the store is asked again for the batch's modification times ({@link
+   * Storage#modifiedSince}), and a file that is young by then is kept.
    */
   public VacuumResult vacuum(
       TableSnapshot snapshot,
@@ -181,7 +183,7 @@ public final class VacuumExecutor {
     List<String> paths =
         new ArrayList<>(plan.candidates().stream().map(VacuumCandidate::path).toList());
     AtomicReference<String> lost = new AtomicReference<>();
-    int deleted = deleteInBatches(snapshot, paths, lost);
+    int deleted = deleteInBatches(snapshot, paths, plan.cutoff().toEpochMilli(), lost);
     if (lost.get() == null) {
       lost.set(fenced());
     }
@@ -267,13 +269,35 @@ public final class VacuumExecutor {
   }
 
   /**
+   * The paths of a batch that are still as old as the plan saw them: one modified at or after the
+   * cutoff since it was listed (a file rewritten in place; Delta forbids it, but a writer may) is
+   * young again and kept, as a listing taken now would have kept it. Where storage cannot tell
+   * without a request per file (S3), the listing's times stand.
+   */
+  private List<String> unchanged(TableLocation location, List<String> batch, long cutoffMillis)
+      throws IOException {
+    java.util.Set<String> young = storage.modifiedSince(batch, cutoffMillis);
+    if (young.isEmpty()) {
+      return batch;
+    }
+    for (String path : young) {
+      LOG.log(
+          Level.WARNING,
+          "vacuum keeps a file modified since it was listed: table={0} path={1}",
+          location,
+          path);
+    }
+    return batch.stream().filter(path -> !young.contains(path)).toList();
+  }
+
+  /**
    * Deletes {@code paths} in batches of {@value #DELETE_BATCH}, {@value #PARALLEL_DELETES} batches
    * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. On a
    * failure the batches not yet started are cancelled and the error says how many were deleted.
    * Each batch first asks the lease: once it is lost ({@code lost} set), no batch deletes.
    */
   private int deleteInBatches(
-      TableSnapshot snapshot, List<String> paths, AtomicReference<String> lost) {
+      TableSnapshot snapshot, List<String> paths, long cutoffMillis, AtomicReference<String> lost) {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
     AtomicInteger deleted = new AtomicInteger();
     try {
@@ -296,7 +320,11 @@ public final class VacuumExecutor {
                         return null;
                       }
                       int count =
-                          storage.deleteAll(stillInside(snapshot.location(), realRoot, batch));
+                          storage.deleteAll(
+                              unchanged(
+                                  snapshot.location(),
+                                  stillInside(snapshot.location(), realRoot, batch),
+                                  cutoffMillis));
                       int done = deleted.addAndGet(count);
                       if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
                           && done < paths.size()) {

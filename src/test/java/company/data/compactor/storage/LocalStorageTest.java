@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +40,34 @@ class LocalStorageTest extends StorageContract {
     assertThat(storage.listRecursively(root() + "/t"))
         .extracting(StoredObject::path, StoredObject::sizeBytes)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(root() + "/t/p=a/part-0.parquet", 7L));
+  }
+
+  @Test
+  void modifiedSince_answersTheFilesModifiedAtOrAfterTheCutoff_aLinkByItsOwnTime_skippingGoneOnes()
+      throws Exception {
+    long cutoff = System.currentTimeMillis() - 3_600_000L;
+    Path table = Files.createDirectories(dir.resolve("t"));
+    Path old = Files.writeString(table.resolve("old.parquet"), "x");
+    Files.setLastModifiedTime(old, FileTime.fromMillis(cutoff - 1));
+    Path atCutoff = Files.writeString(table.resolve("at.parquet"), "x");
+    Files.setLastModifiedTime(atCutoff, FileTime.fromMillis(cutoff));
+    Path rewritten = Files.writeString(table.resolve("rewritten.parquet"), "new bytes");
+    Path link = Files.createSymbolicLink(table.resolve("link.parquet"), rewritten);
+    List<String> paths =
+        Stream.of(old, atCutoff, rewritten, link, table.resolve("gone.parquet"))
+            .map(LocalStorage::toStoragePath)
+            .toList();
+
+    assertThat(storage.modifiedSince(paths, cutoff))
+        .containsExactlyInAnyOrder(
+            LocalStorage.toStoragePath(atCutoff),
+            LocalStorage.toStoragePath(rewritten),
+            LocalStorage.toStoragePath(link));
+    Files.setLastModifiedTime(rewritten, FileTime.fromMillis(cutoff - 1));
+    assertThat(storage.modifiedSince(paths, cutoff))
+        .as("a link answers its own time, not its target's")
+        .containsExactlyInAnyOrder(
+            LocalStorage.toStoragePath(atCutoff), LocalStorage.toStoragePath(link));
   }
 
   @Test

@@ -75,6 +75,12 @@ public abstract class ForwardingStorage implements Storage {
   }
 
   @Override
+  public java.util.Set<String> modifiedSince(List<String> paths, long cutoffMillis)
+      throws IOException {
+    return delegate.modifiedSince(paths, cutoffMillis);
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     return delegate.deleteAll(paths);
   }

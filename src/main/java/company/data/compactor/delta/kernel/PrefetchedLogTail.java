@@ -176,6 +176,12 @@ final class PrefetchedLogTail implements Storage {
   }
 
   @Override
+  public java.util.Set<String> modifiedSince(List<String> paths, long cutoffMillis)
+      throws IOException {
+    return storage.modifiedSince(paths, cutoffMillis);
+  }
+
+  @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     return storage.deleteAll(paths);
   }
