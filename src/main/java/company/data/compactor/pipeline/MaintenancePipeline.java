@@ -446,17 +446,15 @@ public final class MaintenancePipeline {
       return new BackgroundListing(task, thread);
     }
 
+    /** The listing; what it threw (listTable throws nothing checked) is rethrown as it was. */
     Sweeper.TableListing await(TableLocation location) {
       try {
         return task.get();
       } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException unchecked) {
-          throw unchecked;
-        }
         if (e.getCause() instanceof Error error) {
           throw error;
         }
-        throw Errors.operationFailed("listing the files of " + location, e.getCause());
+        throw (RuntimeException) e.getCause();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw Errors.operationFailed("listing the files of " + location + " (interrupted)", e);

@@ -459,6 +459,15 @@ class CliIT {
         .contains("nothing was written");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
 
+    // Our own stale temporary object stays in a table vacuum refuses (it used to be swept first).
+    Path leftover =
+        location
+            .localPath()
+            .resolve(".compactor-tmp-0f8fad5b-d9cb-469f-a165-70867728950e-part-1.parquet");
+    Files.writeString(leftover, "12345");
+    Files.setLastModifiedTime(
+        leftover,
+        java.nio.file.attribute.FileTime.from(Instant.now().minus(Duration.ofHours(169))));
     Result vacuum =
         cli(
             "vacuum",
@@ -470,8 +479,10 @@ class CliIT {
             "false");
     assertThat(vacuum.code()).isEqualTo(1);
     assertThat(vacuum.err())
-        .contains("uses table feature(s) typeWidening that vacuum does not handle yet");
+        .contains("uses table feature(s) typeWidening that vacuum does not handle yet")
+        .contains("nothing was written or deleted");
     assertThat(work.resolve("mapped/_delta_log/00000000000000000003.json")).doesNotExist();
+    assertThat(leftover).as("refused table: nothing deleted").exists();
   }
 
   @Test
