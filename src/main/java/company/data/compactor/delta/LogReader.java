@@ -14,4 +14,15 @@ public interface LogReader {
    *     errors
    */
   LogHistory read(TableLocation location);
+
+  /**
+   * What the commits after {@code version} add, read one version after another until the next one
+   * does not exist yet. Vacuum asks before it deletes, so that a file another writer committed
+   * after the snapshot it planned from (a file added again, or an old file no earlier commit
+   * mentioned) is kept.
+   *
+   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED when a commit cannot
+   *     be read or parsed: what it adds is then unknown
+   */
+  LaterAdds addedAfter(TableLocation location, long version);
 }

@@ -1,6 +1,7 @@
 package company.data.compactor.vacuum;
 
 import company.data.compactor.delta.CommitOutcome;
+import company.data.compactor.delta.LaterAdds;
 import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.LogReader;
 import company.data.compactor.delta.RewriteCommit;
@@ -15,15 +16,20 @@ import company.data.compactor.storage.StoredObject;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Runs vacuum on one table: reads the log history and the table's files, plans with {@link
@@ -149,6 +155,8 @@ public final class VacuumExecutor {
               + " could still be needed. Use lite mode, or a longer log retention.",
           null);
     }
+    LaterCommits later = new LaterCommits(snapshot);
+    plan = plan.without(later.keep(plan.candidates().stream().map(VacuumCandidate::path).toList()));
     LOG.log(
         Level.INFO,
         "vacuum plan: table={0} version={1} mode={2} retention_h={3} candidates={4} bytes={5} dry_run={6}",
@@ -183,7 +191,7 @@ public final class VacuumExecutor {
     List<String> paths =
         new ArrayList<>(plan.candidates().stream().map(VacuumCandidate::path).toList());
     AtomicReference<String> lost = new AtomicReference<>();
-    int deleted = deleteInBatches(snapshot, paths, plan.cutoff().toEpochMilli(), lost);
+    int deleted = deleteInBatches(snapshot, paths, plan.cutoff().toEpochMilli(), later, lost);
     if (lost.get() == null) {
       lost.set(fenced());
     }
@@ -276,7 +284,7 @@ public final class VacuumExecutor {
    */
   private List<String> unchanged(TableLocation location, List<String> batch, long cutoffMillis)
       throws IOException {
-    java.util.Set<String> young = storage.modifiedSince(batch, cutoffMillis);
+    Set<String> young = storage.modifiedSince(batch, cutoffMillis);
     if (young.isEmpty()) {
       return batch;
     }
@@ -297,7 +305,11 @@ public final class VacuumExecutor {
    * Each batch first asks the lease: once it is lost ({@code lost} set), no batch deletes.
    */
   private int deleteInBatches(
-      TableSnapshot snapshot, List<String> paths, long cutoffMillis, AtomicReference<String> lost) {
+      TableSnapshot snapshot,
+      List<String> paths,
+      long cutoffMillis,
+      LaterCommits later,
+      AtomicReference<String> lost) {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
     AtomicInteger deleted = new AtomicInteger();
     try {
@@ -319,12 +331,18 @@ public final class VacuumExecutor {
                         lost.compareAndSet(null, fenced);
                         return null;
                       }
+                      List<String> checked =
+                          unchanged(
+                              snapshot.location(),
+                              stillInside(snapshot.location(), realRoot, batch),
+                              cutoffMillis);
+                      // Last, just before the deletes: what commits since the snapshot added.
+                      Set<String> added = later.keep(checked);
                       int count =
                           storage.deleteAll(
-                              unchanged(
-                                  snapshot.location(),
-                                  stillInside(snapshot.location(), realRoot, batch),
-                                  cutoffMillis));
+                              added.isEmpty()
+                                  ? checked
+                                  : checked.stream().filter(p -> !added.contains(p)).toList());
                       int done = deleted.addAndGet(count);
                       if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
                           && done < paths.size()) {
@@ -363,6 +381,67 @@ public final class VacuumExecutor {
           e);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * The commits another writer lands after the snapshot vacuum planned from. One may add a
+   * candidate again (a RESTORE, a writer re-adding a file it kept) or add an old file no earlier
+   * commit named (full mode's untracked files); such a file is read from then on and must be kept.
+   * The log is read again after the plan and before each batch of deletes, from the snapshot's
+   * version on; a commit that lands after a batch's read and before its deletes is not seen, a
+   * window of one batch. Delta has no lock to close it; Delta Lake's and delta-rs's vacuums do not
+   * read the log again at all. Concurrent batches share a read that began after they asked.
+   */
+  private final class LaterCommits {
+    private final TableLocation location;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final AtomicLong reads = new AtomicLong();
+    private final Set<String> added = ConcurrentHashMap.newKeySet();
+    private long throughVersion;
+    private long lastGoodRead;
+
+    LaterCommits(TableSnapshot snapshot) {
+      this.location = snapshot.location();
+      this.throughVersion = snapshot.version();
+    }
+
+    /**
+     * The paths of {@code candidates} that a commit after the snapshot added, each logged, from a
+     * read of the log that began after this call.
+     *
+     * @throws CompactorException OPERATION_FAILED when a later commit cannot be read: what it adds
+     *     is unknown, so nothing more may be deleted
+     */
+    Set<String> keep(List<String> candidates) {
+      long asked = reads.get();
+      lock.lock();
+      try {
+        if (lastGoodRead <= asked) {
+          long read = reads.incrementAndGet();
+          LaterAdds found = logs.addedAfter(location, throughVersion);
+          added.addAll(found.paths());
+          throughVersion = found.throughVersion();
+          lastGoodRead = read;
+        }
+      } finally {
+        lock.unlock();
+      }
+      if (added.isEmpty()) {
+        return Set.of();
+      }
+      Set<String> kept = new HashSet<>();
+      for (String path : candidates) {
+        if (added.contains(path)) {
+          kept.add(path);
+          LOG.log(
+              Level.WARNING,
+              "vacuum keeps a file a commit after the snapshot added: table={0} path={1}",
+              location,
+              path);
+        }
+      }
+      return kept;
     }
   }
 

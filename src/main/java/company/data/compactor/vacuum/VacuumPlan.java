@@ -31,6 +31,19 @@ public record VacuumPlan(
     warnings = List.copyOf(warnings);
   }
 
+  /** This plan without the candidates whose paths are in {@code kept}. */
+  public VacuumPlan without(java.util.Set<String> kept) {
+    return new VacuumPlan(
+        mode,
+        retention,
+        cutoff,
+        candidates.stream().filter(c -> !kept.contains(c.path())).toList(),
+        keptYoungObjects,
+        keptUnexpiredTombstones,
+        keptHidden,
+        warnings);
+  }
+
   public long bytes() {
     return candidates.stream().mapToLong(VacuumCandidate::sizeBytes).sum();
   }

@@ -3,6 +3,7 @@ package company.data.compactor.delta.kernel;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.delta.LaterAdds;
 import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.LogReader;
 import company.data.compactor.delta.Tombstone;
@@ -192,6 +193,31 @@ public final class KernelLogReader implements LogReader {
     } catch (IOException | UncheckedIOException e) {
       throw Errors.operationFailed("reading the log history of " + location, e);
     }
+  }
+
+  @Override
+  public LaterAdds addedAfter(TableLocation location, long version) {
+    LogPaths paths = resolverFor(location);
+    Set<String> added = new HashSet<>();
+    long through = version;
+    try {
+      while (true) {
+        StoredObject commit;
+        try {
+          commit = storage.stat(location.child("_delta_log/%020d.json".formatted(through + 1)));
+        } catch (java.io.FileNotFoundException e) {
+          break;
+        }
+        CommitSink found = readCommit(location, paths, through + 1, commit).found();
+        added.addAll(found.adds().keySet());
+        added.addAll(found.changeData().keySet());
+        through++;
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw Errors.operationFailed(
+          "reading the commits after version " + version + " of " + location, e);
+    }
+    return new LaterAdds(through, added);
   }
 
   /** Where one commit's findings go. */
