@@ -47,6 +47,9 @@ public final class VacuumExecutor {
   /** Delete batches in flight at once. */
   static final int PARALLEL_DELETES = 16;
 
+  /** How long a failed vacuum waits for its batches already deleting to finish. */
+  static final java.time.Duration DRAIN_WAIT = java.time.Duration.ofMinutes(10);
+
   /** Files between progress lines of a long delete. */
   static final int PROGRESS_EVERY = 10_000;
 
@@ -156,7 +159,12 @@ public final class VacuumExecutor {
           null);
     }
     LaterCommits later = new LaterCommits(snapshot);
-    plan = plan.without(later.keep(plan.candidates().stream().map(VacuumCandidate::path).toList()));
+    try {
+      plan =
+          plan.without(later.keep(plan.candidates().stream().map(VacuumCandidate::path).toList()));
+    } catch (AddedOutsideRoot outside) {
+      throw Errors.refused("vacuum " + location, outside.getMessage());
+    }
     LOG.log(
         Level.INFO,
         "vacuum plan: table={0} version={1} mode={2} retention_h={3} candidates={4} bytes={5} dry_run={6}",
@@ -300,9 +308,11 @@ public final class VacuumExecutor {
 
   /**
    * Deletes {@code paths} in batches of {@value #DELETE_BATCH}, {@value #PARALLEL_DELETES} batches
-   * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. On a
-   * failure the batches not yet started are cancelled and the error says how many were deleted.
-   * Each batch first asks the lease: once it is lost ({@code lost} set), no batch deletes.
+   * in flight (one request each on S3), logging progress every {@value #PROGRESS_EVERY} files. Each
+   * batch first asks the lease: once it is lost ({@code lost} set), no batch deletes. A batch that
+   * fails (a delete, a re-check, a later commit that cannot be read) stops every batch not yet past
+   * its checks; the ones already deleting finish, and only then does the error go out, saying how
+   * many files were deleted: nothing is deleted after this method has returned.
    */
   private int deleteInBatches(
       TableSnapshot snapshot,
@@ -312,6 +322,7 @@ public final class VacuumExecutor {
       AtomicReference<String> lost) {
     ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_DELETES);
     AtomicInteger deleted = new AtomicInteger();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     try {
       TableLocation realRoot =
           new TableLocation(
@@ -323,37 +334,26 @@ public final class VacuumExecutor {
             pool.submit(
                 (Callable<Void>)
                     () -> {
-                      if (lost.get() != null) {
+                      try {
+                        deleteBatch(snapshot, realRoot, batch, cutoffMillis, later, lost, failed)
+                            .ifPresent(
+                                count -> {
+                                  int done = deleted.addAndGet(count);
+                                  if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
+                                      && done < paths.size()) {
+                                    LOG.log(
+                                        Level.INFO,
+                                        "vacuum progress: table={0} deleted={1}/{2}",
+                                        snapshot.location(),
+                                        done,
+                                        paths.size());
+                                  }
+                                });
                         return null;
+                      } catch (Throwable t) {
+                        failed.compareAndSet(null, t);
+                        throw t;
                       }
-                      String fenced = fenced();
-                      if (fenced != null) {
-                        lost.compareAndSet(null, fenced);
-                        return null;
-                      }
-                      List<String> checked =
-                          unchanged(
-                              snapshot.location(),
-                              stillInside(snapshot.location(), realRoot, batch),
-                              cutoffMillis);
-                      // Last, just before the deletes: what commits since the snapshot added.
-                      Set<String> added = later.keep(checked);
-                      int count =
-                          storage.deleteAll(
-                              added.isEmpty()
-                                  ? checked
-                                  : checked.stream().filter(p -> !added.contains(p)).toList());
-                      int done = deleted.addAndGet(count);
-                      if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
-                          && done < paths.size()) {
-                        LOG.log(
-                            Level.INFO,
-                            "vacuum progress: table={0} deleted={1}/{2}",
-                            snapshot.location(),
-                            done,
-                            paths.size());
-                      }
-                      return null;
                     }));
       }
       for (Future<Void> batch : batches) {
@@ -361,6 +361,12 @@ public final class VacuumExecutor {
       }
       return deleted.get();
     } catch (ExecutionException e) {
+      drain(pool);
+      if (e.getCause() instanceof AddedOutsideRoot outside) {
+        throw Errors.refused(
+            "delete more files of " + snapshot.location() + " (" + deleted.get() + " deleted)",
+            outside.getMessage());
+      }
       throw Errors.operationFailed(
           "deleting vacuum candidates of "
               + snapshot.location()
@@ -371,6 +377,8 @@ public final class VacuumExecutor {
     } catch (IOException e) {
       throw Errors.operationFailed("resolving the real root of " + snapshot.location(), e);
     } catch (InterruptedException e) {
+      failed.compareAndSet(null, e);
+      drain(pool);
       Thread.currentThread().interrupt();
       throw Errors.operationFailed(
           "deleting vacuum candidates of "
@@ -385,13 +393,78 @@ public final class VacuumExecutor {
   }
 
   /**
+   * One batch: the lease, then the paths still inside the real root, still old, and added by no
+   * commit since the snapshot, deleted. Empty when the batch did not run (the lease lost, or
+   * another batch failed).
+   */
+  private java.util.Optional<Integer> deleteBatch(
+      TableSnapshot snapshot,
+      TableLocation realRoot,
+      List<String> batch,
+      long cutoffMillis,
+      LaterCommits later,
+      AtomicReference<String> lost,
+      AtomicReference<Throwable> failed)
+      throws IOException {
+    if (lost.get() != null || failed.get() != null) {
+      return java.util.Optional.empty();
+    }
+    String fenced = fenced();
+    if (fenced != null) {
+      lost.compareAndSet(null, fenced);
+      return java.util.Optional.empty();
+    }
+    List<String> checked =
+        unchanged(
+            snapshot.location(), stillInside(snapshot.location(), realRoot, batch), cutoffMillis);
+    // Last, just before the deletes: what commits since the snapshot added.
+    Set<String> added = later.keep(checked);
+    if (failed.get() != null) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        storage.deleteAll(
+            added.isEmpty() ? checked : checked.stream().filter(p -> !added.contains(p)).toList()));
+  }
+
+  /**
+   * Lets the batches already deleting finish (the others see the failure and do nothing), so that
+   * the count is final and nothing is deleted once the caller has the error.
+   */
+  private static void drain(ExecutorService pool) {
+    pool.shutdown();
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + DRAIN_WAIT.toNanos();
+    while (true) {
+      try {
+        if (!pool.awaitTermination(
+            Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+          LOG.log(
+              Level.WARNING,
+              "vacuum: delete batches still running {0} after a failure; not waiting longer",
+              DRAIN_WAIT);
+        }
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * The commits another writer lands after the snapshot vacuum planned from. One may add a
    * candidate again (a RESTORE, a writer re-adding a file it kept) or add an old file no earlier
    * commit named (full mode's untracked files); such a file is read from then on and must be kept.
    * The log is read again after the plan and before each batch of deletes, from the snapshot's
-   * version on; a commit that lands after a batch's read and before its deletes is not seen, a
-   * window of one batch. Delta has no lock to close it; Delta Lake's and delta-rs's vacuums do not
-   * read the log again at all. Concurrent batches share a read that began after they asked.
+   * version on; concurrent batches share a read that began after they asked. A commit that lands
+   * after a batch's read is not seen by that batch: the window is the batches already past their
+   * reads, up to {@value #PARALLEL_DELETES} of {@value #DELETE_BATCH} files deleting at once. Delta
+   * has no lock to close it; Delta Lake's and delta-rs's vacuums do not read the log again at all.
+   * A later commit adding a file outside the root (by how it is spelled) stops the deletes: its
+   * file could be one vacuum lists under another spelling.
    */
   private final class LaterCommits {
     private final TableLocation location;
@@ -412,6 +485,7 @@ public final class VacuumExecutor {
      *
      * @throws CompactorException OPERATION_FAILED when a later commit cannot be read: what it adds
      *     is unknown, so nothing more may be deleted
+     * @throws AddedOutsideRoot when a later commit adds a file outside the root
      */
     Set<String> keep(List<String> candidates) {
       long asked = reads.get();
@@ -420,6 +494,10 @@ public final class VacuumExecutor {
         if (lastGoodRead <= asked) {
           long read = reads.incrementAndGet();
           LaterAdds found = logs.addedAfter(location, throughVersion);
+          List<String> outside = found.paths().stream().filter(p -> !location.contains(p)).toList();
+          if (!outside.isEmpty()) {
+            throw new AddedOutsideRoot(location, throughVersion, outside);
+          }
           added.addAll(found.paths());
           throughVersion = found.throughVersion();
           lastGoodRead = read;
@@ -442,6 +520,32 @@ public final class VacuumExecutor {
         }
       }
       return kept;
+    }
+  }
+
+  /**
+   * A commit after the snapshot adds a file outside the table root (how a load would refuse the
+   * table): under a root reached through a symbolic link, a file logged by its real path is one,
+   * and the listing's spelling would never match it, so nothing more is deleted.
+   */
+  private static final class AddedOutsideRoot extends RuntimeException {
+    AddedOutsideRoot(TableLocation location, long version, List<String> outside) {
+      super(
+          "a commit after version "
+              + version
+              + " adds "
+              + outside.size()
+              + " file"
+              + (outside.size() == 1 ? "" : "s")
+              + " outside the table root ("
+              + String.join(", ", outside.subList(0, Math.min(5, outside.size())))
+              + (outside.size() > 5 ? " and " + (outside.size() - 5) + " more" : "")
+              + "), which vacuum cannot match with the files it lists under "
+              + location
+              + ". Nothing more is deleted; the table needs paths under its root.",
+          null,
+          false,
+          false);
     }
   }
 

@@ -2,6 +2,7 @@ package company.data.compactor.vacuum;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import company.data.compactor.delta.kernel.KernelDeltaTables;
 import company.data.compactor.delta.kernel.KernelLogReader;
@@ -12,6 +13,9 @@ import company.data.compactor.model.DataFile;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.StoredObject;
+import company.data.compactor.testing.ForwardingStorage;
 import company.data.compactor.testing.HandLoggedTables;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +24,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -58,7 +63,12 @@ class VacuumCommitRaceIT {
    */
   @BeforeEach
   void handLoggedTable() throws IOException {
-    table = TableLocation.parse("t", work);
+    handLoggedTableAt("t");
+  }
+
+  private void handLoggedTableAt(String dir) throws IOException {
+    Files.createDirectories(work.resolve(dir));
+    table = TableLocation.parse(dir, work);
     String[] pm = HandLoggedTables.protocolAndMetadata();
     HandLoggedTables.commit(
         storage,
@@ -100,6 +110,11 @@ class VacuumCommitRaceIT {
   }
 
   private VacuumResult vacuum(TableSnapshot snapshot, VacuumMode mode, LeaseGuard guard) {
+    return vacuum(storage, snapshot, mode, guard);
+  }
+
+  private static VacuumResult vacuum(
+      Storage storage, TableSnapshot snapshot, VacuumMode mode, LeaseGuard guard) {
     Clock clock = Clock.systemUTC();
     return new VacuumExecutor(
             storage,
@@ -133,11 +148,17 @@ class VacuumCommitRaceIT {
   }
 
   private static String addWithDeletionVector(String path) {
+    return addWithDeletionVector(path, "u", DeletionVectorVacuumIT.DV2_Z85);
+  }
+
+  private static String addWithDeletionVector(String path, String type, String pathOrInline) {
     return "{\"add\":{\"path\":\""
         + path
         + "\",\"partitionValues\":{},\"size\":8,\"modificationTime\":1,\"dataChange\":true,"
-        + "\"deletionVector\":{\"storageType\":\"u\",\"pathOrInlineDv\":\""
-        + DeletionVectorVacuumIT.DV2_Z85
+        + "\"deletionVector\":{\"storageType\":\""
+        + type
+        + "\",\"pathOrInlineDv\":\""
+        + pathOrInline
         + "\",\"offset\":1,\"sizeInBytes\":34,\"cardinality\":1}}}";
   }
 
@@ -301,5 +322,222 @@ class VacuumCommitRaceIT {
 
     assertThat(file("a.parquet")).as("nothing deleted").exists();
     assertThat(Files.readString(garbage)).as("no VACUUM END over it").startsWith("{\"add\"");
+  }
+
+  // --- a root reached through a symbolic link, files logged by its real path --------------------
+
+  /** The table at link/t, link being a symbolic link to real; returns real/t. */
+  private Path tableBehindALink() throws IOException {
+    Path real = Files.createDirectories(work.resolve("real"));
+    Files.createSymbolicLink(work.resolve("link"), real);
+    handLoggedTableAt("link/t");
+    return real.resolve("t");
+  }
+
+  @Test
+  void aLaterAddLoggedByTheRootsRealPath_refusesTheDeletes_keepingTheFile() throws IOException {
+    Path realRoot = tableBehindALink();
+
+    assertThatThrownBy(
+            () ->
+                vacuum(
+                    VacuumMode.LITE,
+                    commitsOnQuestion(
+                        2, other(3, HandLoggedTables.add("file:" + realRoot + "/a.parquet")))))
+        .isInstanceOf(CompactorException.class)
+        .satisfies(
+            e ->
+                assertThat(((CompactorException) e).kind())
+                    .isEqualTo(CompactorException.Kind.REFUSED))
+        .hasMessageContaining("(0 deleted)")
+        .hasMessageContaining(
+            "a commit after version 1 adds 1 file outside the table root (file:" + realRoot);
+
+    assertThat(realRoot.resolve("a.parquet")).as("read by version 3 by its real path").exists();
+  }
+
+  @Test
+  void aLaterDeletionVectorLoggedByTheRootsRealPath_refusesTheDeletes_keepingTheFile()
+      throws IOException {
+    Path realRoot = tableBehindALink();
+    String dv = DeletionVectorVacuumIT.DV2_FILE;
+
+    assertThatThrownBy(
+            () ->
+                vacuum(
+                    VacuumMode.FULL,
+                    commitsOnQuestion(
+                        2,
+                        other(
+                            3,
+                            HandLoggedTables.remove("b.parquet", System.currentTimeMillis()),
+                            addWithDeletionVector(
+                                "b.parquet", "p", "file:" + realRoot + "/" + dv)))))
+        .isInstanceOf(CompactorException.class)
+        .hasMessageContaining("outside the table root");
+
+    assertThat(realRoot.resolve(dv)).exists();
+    assertThat(realRoot.resolve("c.parquet")).as("no batch deleted").exists();
+  }
+
+  @Test
+  void anActiveDeletionVectorLoggedByTheRootsRealPath_refusesTheTable_deletingNothing()
+      throws IOException {
+    Path realRoot = tableBehindALink();
+    String dv = DeletionVectorVacuumIT.DV2_FILE;
+    other(
+            2,
+            HandLoggedTables.remove("b.parquet", OLD),
+            addWithDeletionVector("b.parquet", "p", "file:" + realRoot + "/" + dv))
+        .commit();
+    Files.setLastModifiedTime(
+        table.localPath().resolve("_delta_log/%020d.json".formatted(2)), FileTime.fromMillis(OLD));
+
+    assertThatThrownBy(() -> tables.loadLatest(table))
+        .isInstanceOf(CompactorException.class)
+        .satisfies(
+            e ->
+                assertThat(((CompactorException) e).kind())
+                    .isEqualTo(CompactorException.Kind.UNSUPPORTED_TABLE))
+        .hasMessageContaining(
+            "file:" + realRoot + "/" + dv + " (the deletion vector of " + table.uri());
+
+    assertThat(realRoot.resolve(dv)).exists();
+  }
+
+  @Test
+  void anActiveDeletionVectorOutsideTheRoot_refusesTheTable() throws IOException {
+    Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
+    Files.writeString(elsewhere.resolve("dv.bin"), "bytes");
+    other(
+            2,
+            HandLoggedTables.remove("b.parquet", OLD),
+            addWithDeletionVector("b.parquet", "p", "file:" + elsewhere + "/dv.bin"))
+        .commit();
+
+    assertThatThrownBy(() -> tables.loadLatest(table))
+        .isInstanceOf(CompactorException.class)
+        .hasMessageContaining("file:" + elsewhere + "/dv.bin (the deletion vector of ");
+  }
+
+  @Test
+  void anActiveDeletionVectorThatIsALinkToOutsideTheRoot_refusesTheTable() throws IOException {
+    Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
+    Files.writeString(elsewhere.resolve("dv.bin"), "bytes");
+    Path dv = file(DeletionVectorVacuumIT.DV2_FILE);
+    Files.delete(dv);
+    Files.createSymbolicLink(dv, elsewhere.resolve("dv.bin"));
+    other(2, HandLoggedTables.remove("b.parquet", OLD), addWithDeletionVector("b.parquet"))
+        .commit();
+
+    assertThatThrownBy(() -> tables.loadLatest(table))
+        .isInstanceOf(CompactorException.class)
+        .hasMessageContaining(
+            DeletionVectorVacuumIT.DV2_FILE
+                + " (the deletion vector of "
+                + table.uri()
+                + "/b.parquet, a symbolic link to ");
+  }
+
+  // --- a failed batch ---------------------------------------------------------------------------
+
+  /**
+   * 40,000 expired tombstones (40 batches, each delete taking 50 ms, so batches overlap). One batch
+   * fails once (a 503), in its read of the log after VACUUM START or in its delete: the batches not
+   * yet deleting stop, the error counts exactly the files deleted, none is deleted after it, and no
+   * VACUUM END is written.
+   */
+  @Test
+  void aBatchWhoseReadOfTheLogFails_stopsTheOthers_andNothingIsDeletedAfterTheError()
+      throws Exception {
+    aFailingBatch(true);
+  }
+
+  @Test
+  void aBatchWhoseDeleteFails_stopsTheOthers_andNothingIsDeletedAfterTheError() throws Exception {
+    aFailingBatch(false);
+  }
+
+  private void aFailingBatch(boolean inTheRead) throws Exception {
+    int files = 40_000;
+    List<String> adds = new ArrayList<>(List.of(HandLoggedTables.protocolAndMetadata()));
+    List<String> removes = new ArrayList<>();
+    for (int i = 0; i < files; i++) {
+      String name = "f%05d.parquet".formatted(i);
+      adds.add(HandLoggedTables.add(name));
+      removes.add(HandLoggedTables.remove(name, OLD));
+    }
+    TableLocation many = TableLocation.parse("many", work);
+    Files.createDirectories(many.localPath());
+    HandLoggedTables.commit(storage, many, 0, OLD, adds.toArray(String[]::new));
+    HandLoggedTables.commit(storage, many, 1, OLD, removes.toArray(String[]::new));
+    for (int i = 0; i < files; i++) {
+      Path f = many.localPath().resolve("f%05d.parquet".formatted(i));
+      Files.writeString(f, "x");
+      Files.setLastModifiedTime(f, FileTime.fromMillis(OLD));
+    }
+    for (int version = 0; version < 2; version++) {
+      Files.setLastModifiedTime(
+          many.localPath().resolve("_delta_log/%020d.json".formatted(version)),
+          FileTime.fromMillis(OLD));
+    }
+    String afterStart = many.child("_delta_log/%020d.json".formatted(3));
+    AtomicInteger reads = new AtomicInteger();
+    AtomicInteger deletes = new AtomicInteger();
+    AtomicInteger startedAfterTheFailure = new AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean failed =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Storage flaky =
+        new ForwardingStorage(storage) {
+          @Override
+          public StoredObject stat(String path) throws IOException {
+            if (inTheRead && path.equals(afterStart) && reads.incrementAndGet() == 1) {
+              failed.set(true);
+              throw new IOException("503 Slow Down");
+            }
+            return super.stat(path);
+          }
+
+          @Override
+          public int deleteAll(java.util.Collection<String> paths) throws IOException {
+            if (failed.get()) {
+              startedAfterTheFailure.incrementAndGet();
+            }
+            // A DeleteObjects round trip, which an interrupt does not stop (nor does one on disk).
+            long until = System.nanoTime() + 50_000_000L;
+            while (System.nanoTime() < until) {
+              java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+            }
+            if (!inTheRead && deletes.incrementAndGet() == 5) {
+              failed.set(true);
+              throw new IOException("503 Slow Down");
+            }
+            return super.deleteAll(paths);
+          }
+        };
+    TableSnapshot snapshot = new KernelDeltaTables(flaky).loadLatest(many);
+
+    Throwable thrown =
+        catchThrowable(() -> vacuum(flaky, snapshot, VacuumMode.LITE, LeaseGuard.UNGUARDED));
+    long left = countDataFiles(many);
+    Thread.sleep(500);
+
+    assertThat(countDataFiles(many)).as("nothing deleted after the error").isEqualTo(left);
+    assertThat(thrown)
+        .isInstanceOf(CompactorException.class)
+        .hasMessageContaining("(" + (files - left) + " deleted so far)")
+        .hasMessageContaining("503 Slow Down");
+    assertThat(startedAfterTheFailure.get())
+        .as("batches that began deleting after the failure: only those already past their checks")
+        .isLessThan(VacuumExecutor.PARALLEL_DELETES);
+    assertThat(Path.of(java.net.URI.create(afterStart).getPath()))
+        .as("no VACUUM END")
+        .doesNotExist();
+  }
+
+  private static long countDataFiles(TableLocation location) throws IOException {
+    try (Stream<Path> listed = Files.list(location.localPath())) {
+      return listed.filter(f -> f.getFileName().toString().startsWith("f")).count();
+    }
   }
 }

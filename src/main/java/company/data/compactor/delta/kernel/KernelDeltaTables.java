@@ -177,20 +177,29 @@ public final class KernelDeltaTables implements DeltaTables {
   }
 
   /**
-   * A log is data, not trust: an add path that resolves outside the table root (another bucket, an
-   * absolute path elsewhere, {@code ../x.parquet}) would make every later step read, write beside
-   * or delete files the table's URI, and so the allowlist, never named. Such a table is refused
-   * before any step sees its files.
+   * A log is data, not trust: an add path, or the file of its deletion vector, that resolves
+   * outside the table root (another bucket, an absolute path elsewhere, {@code ../x.parquet}) would
+   * make every later step read, write beside or delete files the table's URI, and so the allowlist,
+   * never named. Such a table is refused before any step sees its files.
    */
   private static void refuseFilesOutsideRoot(TableLocation location, List<DataFile> files) {
-    List<String> outside =
-        files.stream()
-            .filter(f -> !location.contains(f.path()))
-            .map(f -> f.path() + " (logged as " + f.logPath() + ")")
-            .toList();
+    List<String> outside = new ArrayList<>();
+    for (DataFile f : files) {
+      if (!location.contains(f.path())) {
+        outside.add(f.path() + " (logged as " + f.logPath() + ")");
+      }
+      deletionVectorFile(f)
+          .filter(dv -> !location.contains(dv))
+          .ifPresent(dv -> outside.add(dv + " (the deletion vector of " + f.path() + ")"));
+    }
     if (!outside.isEmpty()) {
       throw Errors.filesOutsideRoot(location, outside);
     }
+  }
+
+  /** The file of an active file's deletion vector, when it has one stored in a file. */
+  private static java.util.Optional<String> deletionVectorFile(DataFile file) {
+    return file.deletionVector().flatMap(company.data.compactor.model.DeletionVector::file);
   }
 
   /**
@@ -210,6 +219,22 @@ public final class KernelDeltaTables implements DeltaTables {
         if (!realRoot.contains(real)) {
           outside.add(
               file.path() + " (logged as " + file.logPath() + ", a symbolic link to " + real + ")");
+        }
+      }
+      List<DataFile> withFiles =
+          files.stream().filter(f -> deletionVectorFile(f).isPresent()).toList();
+      List<String> dvReals =
+          storage.realPaths(withFiles.stream().map(f -> deletionVectorFile(f).get()).toList());
+      for (int i = 0; i < withFiles.size(); i++) {
+        String dv = deletionVectorFile(withFiles.get(i)).get();
+        if (!realRoot.contains(dvReals.get(i))) {
+          outside.add(
+              dv
+                  + " (the deletion vector of "
+                  + withFiles.get(i).path()
+                  + ", a symbolic link to "
+                  + dvReals.get(i)
+                  + ")");
         }
       }
       if (!outside.isEmpty()) {
