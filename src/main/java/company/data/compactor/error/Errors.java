@@ -73,8 +73,6 @@ public final class Errors {
    */
   public static CompactorException filesOutsideRoot(
       TableLocation location, List<String> described) {
-    int shown = Math.min(described.size(), MAX_PATHS_NAMED);
-    String more = described.size() > shown ? " and " + (described.size() - shown) + " more" : "";
     return unsupportedTable(
         location,
         "its log references "
@@ -82,8 +80,7 @@ public final class Errors {
             + " active file"
             + (described.size() == 1 ? "" : "s")
             + " outside the table root: "
-            + String.join(", ", described.subList(0, shown))
-            + more
+            + named(described)
             + ". The compactor never reads, writes beside or deletes files outside the root; nothing was"
             + " read or written. Rewrite the table with paths under its root.");
   }
@@ -108,6 +105,13 @@ public final class Errors {
 
   /** An error names at most this many paths, then counts the rest. */
   static final int MAX_PATHS_NAMED = 5;
+
+  /** The first {@value #MAX_PATHS_NAMED} of {@code paths}, comma-separated, the rest counted. */
+  public static String named(List<String> paths) {
+    int shown = Math.min(paths.size(), MAX_PATHS_NAMED);
+    return String.join(", ", paths.subList(0, shown))
+        + (paths.size() > shown ? " and " + (paths.size() - shown) + " more" : "");
+  }
 
   /**
    * No Delta table at {@code location}. The message advises only what every entry point accepts

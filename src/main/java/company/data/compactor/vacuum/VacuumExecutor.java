@@ -335,20 +335,19 @@ public final class VacuumExecutor {
                 (Callable<Void>)
                     () -> {
                       try {
-                        deleteBatch(snapshot, realRoot, batch, cutoffMillis, later, lost, failed)
-                            .ifPresent(
-                                count -> {
-                                  int done = deleted.addAndGet(count);
-                                  if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
-                                      && done < paths.size()) {
-                                    LOG.log(
-                                        Level.INFO,
-                                        "vacuum progress: table={0} deleted={1}/{2}",
-                                        snapshot.location(),
-                                        done,
-                                        paths.size());
-                                  }
-                                });
+                        int count =
+                            deleteBatch(
+                                snapshot, realRoot, batch, cutoffMillis, later, lost, failed);
+                        int done = deleted.addAndGet(count);
+                        if (done / PROGRESS_EVERY > (done - count) / PROGRESS_EVERY
+                            && done < paths.size()) {
+                          LOG.log(
+                              Level.INFO,
+                              "vacuum progress: table={0} deleted={1}/{2}",
+                              snapshot.location(),
+                              done,
+                              paths.size());
+                        }
                         return null;
                       } catch (Throwable t) {
                         failed.compareAndSet(null, t);
@@ -394,10 +393,10 @@ public final class VacuumExecutor {
 
   /**
    * One batch: the lease, then the paths still inside the real root, still old, and added by no
-   * commit since the snapshot, deleted. Empty when the batch did not run (the lease lost, or
-   * another batch failed).
+   * commit since the snapshot, deleted; how many. None when the batch did not run (the lease lost,
+   * or another batch failed).
    */
-  private java.util.Optional<Integer> deleteBatch(
+  private int deleteBatch(
       TableSnapshot snapshot,
       TableLocation realRoot,
       List<String> batch,
@@ -407,12 +406,12 @@ public final class VacuumExecutor {
       AtomicReference<Throwable> failed)
       throws IOException {
     if (lost.get() != null || failed.get() != null) {
-      return java.util.Optional.empty();
+      return 0;
     }
     String fenced = fenced();
     if (fenced != null) {
       lost.compareAndSet(null, fenced);
-      return java.util.Optional.empty();
+      return 0;
     }
     List<String> checked =
         unchanged(
@@ -420,11 +419,10 @@ public final class VacuumExecutor {
     // Last, just before the deletes: what commits since the snapshot added.
     Set<String> added = later.keep(checked);
     if (failed.get() != null) {
-      return java.util.Optional.empty();
+      return 0;
     }
-    return java.util.Optional.of(
-        storage.deleteAll(
-            added.isEmpty() ? checked : checked.stream().filter(p -> !added.contains(p)).toList()));
+    return storage.deleteAll(
+        added.isEmpty() ? checked : checked.stream().filter(p -> !added.contains(p)).toList());
   }
 
   /**
@@ -538,8 +536,7 @@ public final class VacuumExecutor {
               + " file"
               + (outside.size() == 1 ? "" : "s")
               + " outside the table root ("
-              + String.join(", ", outside.subList(0, Math.min(5, outside.size())))
-              + (outside.size() > 5 ? " and " + (outside.size() - 5) + " more" : "")
+              + Errors.named(outside)
               + "), which vacuum cannot match with the files it lists under "
               + location
               + ". Nothing more is deleted; the table needs paths under its root.",

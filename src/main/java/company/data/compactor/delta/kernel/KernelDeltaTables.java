@@ -183,58 +183,49 @@ public final class KernelDeltaTables implements DeltaTables {
    * never named. Such a table is refused before any step sees its files.
    */
   private static void refuseFilesOutsideRoot(TableLocation location, List<DataFile> files) {
-    List<String> outside = new ArrayList<>();
-    for (DataFile f : files) {
-      if (!location.contains(f.path())) {
-        outside.add(f.path() + " (logged as " + f.logPath() + ")");
-      }
-      deletionVectorFile(f)
-          .filter(dv -> !location.contains(dv))
-          .ifPresent(dv -> outside.add(dv + " (the deletion vector of " + f.path() + ")"));
-    }
+    List<String> outside =
+        readFiles(files).stream()
+            .filter(f -> !location.contains(f.path()))
+            .map(f -> f.path() + " (" + f.what() + ")")
+            .toList();
     if (!outside.isEmpty()) {
       throw Errors.filesOutsideRoot(location, outside);
     }
   }
 
-  /** The file of an active file's deletion vector, when it has one stored in a file. */
-  private static java.util.Optional<String> deletionVectorFile(DataFile file) {
-    return file.deletionVector().flatMap(company.data.compactor.model.DeletionVector::file);
+  /** A file the active set reads, with what it is to the log. */
+  private record ReadFile(String path, String what) {}
+
+  /** Every data file of {@code files} and the file of each one's deletion vector, if it has one. */
+  private static List<ReadFile> readFiles(List<DataFile> files) {
+    List<ReadFile> read = new ArrayList<>();
+    for (DataFile f : files) {
+      read.add(new ReadFile(f.path(), "logged as " + f.logPath()));
+      f.deletionVector()
+          .flatMap(company.data.compactor.model.DeletionVector::file)
+          .ifPresent(dv -> read.add(new ReadFile(dv, "the deletion vector of " + f.path())));
+    }
+    return read;
   }
 
   /**
    * The same rule through symbolic links (local disk; storage without links answers every path
-   * itself): an active file whose real path is not under the root's real path, a link to a file
-   * elsewhere or a file in a linked directory, is refused like a logged path outside the root.
+   * itself): an active file (or its deletion-vector file) whose real path is not under the root's
+   * real path, a link to a file elsewhere or a file in a linked directory, is refused like a logged
+   * path outside the root.
    */
   private void refuseFilesLinkedOutsideRoot(TableLocation location, List<DataFile> files) {
     try {
       TableLocation realRoot =
           new TableLocation(TableLocation.canonicalPath(storage.realPath(location.uri())));
+      List<ReadFile> read = readFiles(files);
+      List<String> reals = storage.realPaths(read.stream().map(ReadFile::path).toList());
       List<String> outside = new ArrayList<>();
-      List<String> reals = storage.realPaths(files.stream().map(DataFile::path).toList());
-      for (int i = 0; i < files.size(); i++) {
-        DataFile file = files.get(i);
+      for (int i = 0; i < read.size(); i++) {
+        ReadFile file = read.get(i);
         String real = reals.get(i);
         if (!realRoot.contains(real)) {
-          outside.add(
-              file.path() + " (logged as " + file.logPath() + ", a symbolic link to " + real + ")");
-        }
-      }
-      List<DataFile> withFiles =
-          files.stream().filter(f -> deletionVectorFile(f).isPresent()).toList();
-      List<String> dvReals =
-          storage.realPaths(withFiles.stream().map(f -> deletionVectorFile(f).get()).toList());
-      for (int i = 0; i < withFiles.size(); i++) {
-        String dv = deletionVectorFile(withFiles.get(i)).get();
-        if (!realRoot.contains(dvReals.get(i))) {
-          outside.add(
-              dv
-                  + " (the deletion vector of "
-                  + withFiles.get(i).path()
-                  + ", a symbolic link to "
-                  + dvReals.get(i)
-                  + ")");
+          outside.add(file.path() + " (" + file.what() + ", a symbolic link to " + real + ")");
         }
       }
       if (!outside.isEmpty()) {
