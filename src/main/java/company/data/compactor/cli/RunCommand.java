@@ -2,6 +2,7 @@ package company.data.compactor.cli;
 
 import company.data.compactor.config.InputKey;
 import company.data.compactor.config.MaintenanceRequest;
+import company.data.compactor.duckdb.DuckDbConnections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -66,6 +67,10 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    // The probe and the rewrite read with DuckDB: its library loads beside the validation, the
+    // lease
+    // and the snapshot's load (a no-op when the run stops before; it touches no file).
+    DuckDbConnections.warmUpInBackground();
     Map<String, Object> inputs = new LinkedHashMap<>();
     CliInputs.put(inputs, InputKey.TABLE_URI, tableUri);
     CliInputs.put(inputs, InputKey.DEMO_MODE, demoMode);

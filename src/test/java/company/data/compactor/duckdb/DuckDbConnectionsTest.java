@@ -1,0 +1,79 @@
+package company.data.compactor.duckdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** A database opened ahead is a new, unused one, and never handed to two callers. */
+class DuckDbConnectionsTest {
+
+  @Test
+  void inMemory_givesEachCallerANewDatabase_evenWhenTheLastOneIsStillOpen() throws SQLException {
+    DuckDbConnections.load();
+    try (Connection first = DuckDbConnections.inMemory();
+        Statement s = first.createStatement()) {
+      s.execute("CREATE TABLE mine AS SELECT 1 AS x");
+      s.execute("SET threads = 1");
+      for (int i = 0; i < 5; i++) {
+        try (Connection next = DuckDbConnections.inMemory()) {
+          assertThat(tables(next)).isEmpty();
+          assertThat(setting(next, "threads")).isNotEqualTo("1");
+        }
+      }
+    }
+  }
+
+  @Test
+  void inMemory_neverHandsOneDatabaseToTwoCallersAtOnce() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<List<String>>> seen = new ArrayList<>();
+      for (int caller = 0; caller < 32; caller++) {
+        String table = "t" + caller;
+        seen.add(
+            pool.submit(
+                () -> {
+                  try (Connection c = DuckDbConnections.inMemory();
+                      Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLE " + table + " AS SELECT 1 AS x");
+                    Thread.sleep(5);
+                    return tables(c);
+                  }
+                }));
+      }
+      for (int caller = 0; caller < seen.size(); caller++) {
+        assertThat(seen.get(caller).get()).containsExactly("t" + caller);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static List<String> tables(Connection c) throws SQLException {
+    List<String> names = new ArrayList<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT table_name FROM duckdb_tables() ORDER BY 1")) {
+      while (rs.next()) {
+        names.add(rs.getString(1));
+      }
+    }
+    return names;
+  }
+
+  private static String setting(Connection c, String name) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT current_setting('" + name + "')")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+}
