@@ -53,13 +53,22 @@ public final class DemoTable {
     for (int r = 0; r < ROWS_PER_APPEND; r++) {
       rows.add(
           List.of(
-              String.format("EVT_%d_%05d", append, r),
-              String.format("CUST_%04d", (append * 10 + r) % CUSTOMERS),
+              // Not String.format: 3,000 of its parses took ~35 ms of the demo's start.
+              "EVT_" + append + "_" + zeroPadded(r, 5),
+              "CUST_" + zeroPadded((append * 10 + r) % CUSTOMERS, 4),
               EVENT_TYPES.get(r % EVENT_TYPES.size()),
               amount(r),
               date));
     }
     return rows;
+  }
+
+  /**
+   * A non-negative {@code value} with leading zeros up to {@code width} digits, as {@code %0Nd}.
+   */
+  static String zeroPadded(int value, int width) {
+    String digits = Integer.toString(value);
+    return digits.length() >= width ? digits : "0".repeat(width - digits.length()) + digits;
   }
 
   /** {@code ((r % 25) + 1) * 3.75}. */

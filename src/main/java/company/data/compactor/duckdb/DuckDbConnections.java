@@ -1,11 +1,15 @@
 package company.data.compactor.duckdb;
 
+import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.duckdb.DuckDBDriver;
@@ -27,10 +31,18 @@ public final class DuckDbConnections {
     private static final DuckDBDriver INSTANCE = new DuckDBDriver();
   }
 
+  private static final System.Logger LOG = System.getLogger(DuckDbConnections.class.getName());
+
   /** Whether a database has opened in this process: the library is loaded and initialised. */
   private static final AtomicBoolean OPENED = new AtomicBoolean();
 
   private static final AtomicBoolean WARMED = new AtomicBoolean();
+
+  /** Whether the shutdown hook that closes the database started ahead is registered. */
+  private static final AtomicBoolean CLOSES_AT_EXIT = new AtomicBoolean();
+
+  /** How long the shutdown hook waits for a database still starting. */
+  static final long CLOSE_WAIT_SECONDS = 5;
 
   /** The first failure of a database opened ahead (the library's load, say), for the caller. */
   private static final AtomicReference<Throwable> WARM_UP_FAILURE = new AtomicReference<>();
@@ -76,6 +88,10 @@ public final class DuckDbConnections {
     if (!AHEAD.compareAndSet(null, next)) {
       return;
     }
+    if (CLOSES_AT_EXIT.compareAndSet(false, true)) {
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(DuckDbConnections::closeAhead, "duckdb-close-ahead"));
+    }
     Thread opener =
         new Thread(
             () -> {
@@ -90,6 +106,32 @@ public final class DuckDbConnections {
             "duckdb-open-ahead");
     opener.setDaemon(true);
     opener.start();
+  }
+
+  /**
+   * Closes the database started ahead, once its start has finished (waiting at most {@link
+   * #CLOSE_WAIT_SECONDS}): at the process's exit no DuckDB database is left open or starting, so
+   * its threads have ended before the library's own teardown runs, as when every caller closed its
+   * own.
+   */
+  static void closeAhead() {
+    CompletableFuture<Connection> ahead = AHEAD.getAndSet(null);
+    if (ahead == null) {
+      return;
+    }
+    try {
+      ahead.get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS).close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | SQLException e) {
+      // The process is ending: a start that failed or hangs leaves nothing of ours to close.
+      LOG.log(Level.DEBUG, "the database started ahead was not closed at exit", e);
+    }
+  }
+
+  /** Whether a database is started ahead (or starting) for the next caller. */
+  static boolean startedAhead() {
+    return AHEAD.get() != null;
   }
 
   private static Connection open() throws SQLException {

@@ -58,6 +58,18 @@ class DuckDbConnectionsTest {
     }
   }
 
+  @Test
+  void closeAhead_waitsForTheStartInFlight_andLeavesNoDatabaseStartedAhead() throws SQLException {
+    try (Connection c = DuckDbConnections.inMemory()) {
+      assertThat(DuckDbConnections.startedAhead()).isTrue();
+      DuckDbConnections.closeAhead();
+      assertThat(DuckDbConnections.startedAhead()).isFalse();
+      try (Connection next = DuckDbConnections.inMemory()) {
+        assertThat(tables(next)).isEmpty();
+      }
+    }
+  }
+
   private static List<String> tables(Connection c) throws SQLException {
     List<String> names = new ArrayList<>();
     try (Statement s = c.createStatement();
