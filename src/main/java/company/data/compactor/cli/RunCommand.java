@@ -68,8 +68,7 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     // The probe and the rewrite read with DuckDB: its library loads beside the validation, the
-    // lease
-    // and the snapshot's load (a no-op when the run stops before; it touches no file).
+    // lease and the snapshot's load (wasted when the run stops before; it touches no file).
     DuckDbConnections.warmUpInBackground();
     Map<String, Object> inputs = new LinkedHashMap<>();
     CliInputs.put(inputs, InputKey.TABLE_URI, tableUri);

@@ -169,7 +169,8 @@ public final class DuckDbConnections {
     if (ahead != null && taken(ahead) != null) {
       return;
     }
-    // The start failed (or another caller took the database): open one here, meeting the error.
+    // The start failed, or a caller took the database before it was looked up: open one here,
+    // meeting the error if there is one.
     try (Connection ignored = open()) {
       // Opened and closed: the library is loaded and initialised.
     }
