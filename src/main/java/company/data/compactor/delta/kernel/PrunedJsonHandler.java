@@ -24,11 +24,8 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -132,10 +129,10 @@ final class PrunedJsonHandler implements JsonHandler {
     boolean nullRowFits = nullRow(schema) != null;
     return new CloseableIterator<>() {
       private FileStatus file;
-      private BufferedReader reader;
+      private LogLines reader;
 
-      /** The next line, when {@code pending} and it is to be parsed; null when it is skipped. */
-      private String line;
+      /** Whether the pending line is to be parsed (it is the reader's current line). */
+      private boolean parses;
 
       private boolean pending;
 
@@ -161,15 +158,14 @@ final class PrunedJsonHandler implements JsonHandler {
             if (unopened > 0) {
               unopened--;
               lineNumber++;
-              line = null;
+              parses = false;
               pending = true;
               return true;
             }
             if (reader != null) {
-              String next = reader.readLine();
-              if (next != null) {
+              if (reader.next()) {
                 lineNumber++;
-                line = skips(lineNumber) ? null : next;
+                parses = !skips(lineNumber);
                 pending = true;
                 return true;
               }
@@ -192,8 +188,8 @@ final class PrunedJsonHandler implements JsonHandler {
         }
         List<Row> rows = new ArrayList<>();
         do {
-          rows.add(line == null ? nullRow(schema) : parsed());
-          line = null;
+          rows.add(parses ? parsed() : nullRow(schema));
+          parses = false;
           pending = false;
         } while (rows.size() < batchRows && hasNext());
         return new DefaultRowBasedColumnarBatch(schema, rows);
@@ -202,7 +198,7 @@ final class PrunedJsonHandler implements JsonHandler {
       private Row parsed() {
         Parsed parsed;
         try {
-          parsed = parse(line, schema, shape);
+          parsed = parse(reader, schema, shape);
         } catch (RuntimeException | Error e) {
           recording = null;
           throw e;
@@ -248,7 +244,7 @@ final class PrunedJsonHandler implements JsonHandler {
         InputStream stream = null;
         try {
           stream = fileIO.newInputFile(file.getPath(), file.getSize()).newStream();
-          reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+          reader = new LogLines(stream);
         } catch (IOException | RuntimeException e) {
           Utils.closeCloseablesSilently(stream);
           throw e;
@@ -350,6 +346,38 @@ final class PrunedJsonHandler implements JsonHandler {
    * (null when the default's way did).
    */
   record Parsed(Row row, Set<String> names) {}
+
+  /**
+   * The current line of {@code lines}: parsed from its bytes when it is plain ASCII and starts an
+   * object (the same text as its decoded string, so the same tokens, values and errors), otherwise
+   * decoded as the default decodes it and parsed as {@link #parse(String, StructType, Shape)} does.
+   * A line the byte parse cannot read or build goes the string's way too, so every failure is the
+   * default's.
+   */
+  static Parsed parse(LogLines lines, StructType schema, Shape shape) {
+    byte[] bytes = lines.bytes();
+    int length = lines.length();
+    // Only ASCII without NUL: Jackson's byte reader takes a NUL among a line's first bytes for
+    // UTF-16 or UTF-32, and the bytes of a byte-order mark for one, where the default's reader
+    // reads UTF-8 text. A line that does not open an object goes the default's way anyway.
+    if (lines.ascii() && length > 0 && length <= MAX_STRING && bytes[0] == '{') {
+      Set<String> names = new HashSet<>();
+      ObjectNode pruned;
+      try (JsonParser parser = READER.createParser(bytes, 0, length)) {
+        pruned = parser.nextToken() == JsonToken.START_OBJECT ? object(parser, shape, names) : null;
+      } catch (IOException | RuntimeException e) {
+        pruned = null;
+      }
+      if (pruned != null) {
+        try {
+          return new Parsed(new DefaultJsonRow(pruned, schema), names);
+        } catch (RuntimeException e) {
+          // The default's error, below.
+        }
+      }
+    }
+    return parse(lines.text(), schema, shape);
+  }
 
   static Parsed parse(String line, StructType schema, Shape shape) {
     if (line.length() > MAX_STRING) {

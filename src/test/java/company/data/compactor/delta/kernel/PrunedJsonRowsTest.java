@@ -173,11 +173,31 @@ class PrunedJsonRowsTest {
       String expectedJson = serialised(expected);
       Row actual = PrunedJsonHandler.row(line, schema, shape);
       assertThat(serialised(actual)).as("%s read as %s", line, schema).isEqualTo(expectedJson);
+      assertThat(serialised(fromBytes(line, schema, shape)))
+          .as("%s read from its bytes as %s", line, schema)
+          .isEqualTo(expectedJson);
     } else {
-      Throwable actual = catchThrowable(() -> PrunedJsonHandler.row(line, schema, shape));
-      assertThat(actual).as("%s read as %s", line, schema).isNotNull();
-      assertThat(actual.getClass()).isEqualTo(expectedError.getClass());
-      assertThat(actual.getMessage()).isEqualTo(expectedError.getMessage());
+      for (Throwable actual :
+          List.of(
+              catchThrowable(() -> PrunedJsonHandler.row(line, schema, shape)),
+              catchThrowable(() -> fromBytes(line, schema, shape)))) {
+        assertThat(actual).as("%s read as %s", line, schema).isNotNull();
+        assertThat(actual.getClass()).isEqualTo(expectedError.getClass());
+        assertThat(actual.getMessage()).isEqualTo(expectedError.getMessage());
+      }
+    }
+  }
+
+  /** The line's row as read from a file: its UTF-8 bytes, then a line feed. */
+  private static Row fromBytes(String line, StructType schema, PrunedJsonHandler.Shape shape) {
+    try (LogLines lines =
+        new LogLines(
+            new java.io.ByteArrayInputStream(
+                (line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)))) {
+      assertThat(lines.next()).isTrue();
+      return PrunedJsonHandler.parse(lines, schema, shape).row();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
