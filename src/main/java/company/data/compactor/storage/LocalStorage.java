@@ -219,11 +219,76 @@ public final class LocalStorage implements Storage {
   /**
    * As {@link #realPaths}, without the {@code lstat} per file: the walk that listed them read each
    * entry's own attributes (links not followed) and kept regular files only. The directories are
-   * resolved as {@link #realPaths} resolves them.
+   * resolved as {@link #realPaths} resolves them, each once; a path in the form listings print
+   * ({@link #isPlainStoragePath}) is split as text, any other as {@link #realPaths} splits it.
    */
   @Override
   public List<String> realPathsOfListed(List<StoredObject> listed) throws IOException {
-    return realPaths(listed.stream().map(StoredObject::path).toList(), false);
+    Map<String, String> realDirectories = new HashMap<>();
+    List<String> real = new ArrayList<>(listed.size());
+    for (StoredObject object : listed) {
+      String path = object.path();
+      int slash = path.lastIndexOf('/');
+      if (!isPlainStoragePath(path) || slash <= "file:/".length()) {
+        real.add(realPaths(List.of(path), false).get(0));
+        continue;
+      }
+      // A plain path is its own parsed and printed form: its directory and name are the parsed
+      // path's, without parsing 100,000 of them.
+      String directory = path.substring(0, slash);
+      String realDirectory = realDirectories.get(directory);
+      if (realDirectory == null) {
+        realDirectory = realPath(directory);
+        realDirectories.put(directory, realDirectory);
+      }
+      String name = path.substring(slash + 1);
+      real.add(realDirectory.endsWith("/") ? realDirectory + name : realDirectory + "/" + name);
+    }
+    return real;
+  }
+
+  /**
+   * Whether {@code path} is a storage path exactly as {@link #toStoragePath} prints one: {@code
+   * file:/} and printable ASCII, no empty, {@code .} or {@code ..} segment, no trailing slash. Such
+   * a path parses to a path that prints as itself, whatever the platform's file-name encoding.
+   */
+  static boolean isPlainStoragePath(String path) {
+    if (!path.startsWith("file:/") || path.endsWith("/") || hasDotOrEmptySegment(path)) {
+      return false;
+    }
+    for (int i = "file:/".length(); i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (c < 0x20 || c > 0x7E) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether a segment of {@code path} after its {@code file:} is empty, {@code .} or {@code ..}:
+   * parsing it drops such segments (and normalizing undoes a {@code ..} lexically), so its parent
+   * as parsed is not the directory the file system would walk to.
+   */
+  private static boolean hasDotOrEmptySegment(String path) {
+    int segment = path.startsWith("file:") ? "file:".length() : 0;
+    if (segment >= path.length() || path.charAt(segment) != '/') {
+      return false;
+    }
+    for (int i = segment + 1; i <= path.length(); i++) {
+      if (i < path.length() && path.charAt(i) != '/') {
+        continue;
+      }
+      int length = i - segment - 1;
+      boolean last = i == path.length();
+      if ((length == 0 && !last)
+          || (length == 1 && path.charAt(segment + 1) == '.')
+          || (length == 2 && path.charAt(segment + 1) == '.' && path.charAt(segment + 2) == '.')) {
+        return true;
+      }
+      segment = i;
+    }
+    return false;
   }
 
   private List<String> realPaths(List<String> paths, boolean filesMayBeLinks) throws IOException {
@@ -235,8 +300,7 @@ public final class LocalStorage implements Storage {
       Path name = lexical.getFileName();
       if (parent == null
           || name == null
-          || name.toString().equals(".")
-          || name.toString().equals("..")
+          || hasDotOrEmptySegment(path)
           || (filesMayBeLinks && Files.isSymbolicLink(lexical))) {
         real.add(realPath(path));
         continue;

@@ -128,6 +128,75 @@ class LocalStorageTest extends StorageContract {
   }
 
   @Test
+  void realPathsOfListed_answerWhatRealPathAnswers_forOddNamesAndSpellings() throws Exception {
+    Path table = Files.createDirectories(dir.resolve("t a%20b"));
+    java.util.List<String> names =
+        java.util.List.of(
+            "p=a b/x.parquet",
+            "p=%2F/..x",
+            "p=./.hidden",
+            "p=caf\u00e9/\u00e9.parquet",
+            "p=\u00e9/a.",
+            "q=1/r=/s= =/y.parquet",
+            "top.parquet");
+    for (String name : names) {
+      Path file = table.resolve(name);
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, "x");
+    }
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    java.util.List<StoredObject> listed =
+        new java.util.ArrayList<>(storage.listRecursively(LocalStorage.toStoragePath(table)));
+    String root = LocalStorage.toStoragePath(table);
+    // Spellings no listing prints, which must still resolve as realPath resolves them.
+    for (String spelling :
+        java.util.List.of(
+            root + "//top.parquet",
+            root + "/./top.parquet",
+            root + "/q=1/../top.parquet",
+            root + "/q=1/r=/",
+            "file://" + table + "/top.parquet",
+            "file:///" + table.toString().substring(1) + "/top.parquet")) {
+      listed.add(new StoredObject(spelling, 1, 0));
+    }
+    Files.move(table.resolve("q=1"), dir.resolve("moved"));
+    Files.createSymbolicLink(table.resolve("q=1"), elsewhere);
+    java.util.List<String> oneByOne = new java.util.ArrayList<>();
+    for (StoredObject object : listed) {
+      oneByOne.add(storage.realPath(object.path()));
+    }
+
+    assertThat(storage.realPathsOfListed(listed)).containsExactlyElementsOf(oneByOne);
+    assertThat(storage.realPaths(listed.stream().map(StoredObject::path).toList()))
+        .containsExactlyElementsOf(oneByOne);
+    assertThat(oneByOne).anySatisfy(real -> assertThat(real).contains("elsewhere"));
+  }
+
+  @Test
+  void plainStoragePaths_areExactlyWhatListingsPrint() {
+    for (String plain : java.util.List.of("file:/a", "file:/a/b c/..x/x..", "file:/a/.b/=%2F")) {
+      assertThat(LocalStorage.isPlainStoragePath(plain)).as(plain).isTrue();
+      assertThat(LocalStorage.toStoragePath(LocalStorage.toPath(plain))).isEqualTo(plain);
+    }
+    for (String other :
+        java.util.List.of(
+            "file:/",
+            "file:/a/",
+            "file://a",
+            "file:/a//b",
+            "file:/a/./b",
+            "file:/a/../b",
+            "file:/a/.",
+            "file:/a/..",
+            "file:a",
+            "/a/b",
+            "file:/caf\u00e9",
+            "file:/a\tb")) {
+      assertThat(LocalStorage.isPlainStoragePath(other)).as(other).isFalse();
+    }
+  }
+
+  @Test
   void realPaths_answerExactlyWhatRealPathAnswers_pathByPath() throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Path victim = Files.writeString(outside.resolve("victim.parquet"), "x");
