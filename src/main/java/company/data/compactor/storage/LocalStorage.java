@@ -218,9 +218,11 @@ public final class LocalStorage implements Storage {
 
   /**
    * As {@link #realPaths}, without the {@code lstat} per file: the walk that listed them read each
-   * entry's own attributes (links not followed) and kept regular files only. The directories are
-   * resolved as {@link #realPaths} resolves them, each once; a path in the form listings print
-   * ({@link #isPlainStoragePath}) is split as text, any other as {@link #realPaths} splits it.
+   * entry's own attributes (links not followed) and kept regular files only. Each directory is
+   * resolved once, by its text: {@link #realPath} of a directory, a slash and a plain name (not
+   * empty, {@code .} or {@code ..}) is the directory's real path, a slash and that name, since the
+   * file system walks the directory the same way either way. The file's name is as listed; any
+   * other path is resolved as {@link #realPaths} resolves it.
    */
   @Override
   public List<String> realPathsOfListed(List<StoredObject> listed) throws IOException {
@@ -229,40 +231,24 @@ public final class LocalStorage implements Storage {
     for (StoredObject object : listed) {
       String path = object.path();
       int slash = path.lastIndexOf('/');
-      if (!isPlainStoragePath(path) || slash <= "file:/".length()) {
+      String name = path.substring(slash + 1);
+      if (slash <= 0
+          || path.charAt(slash - 1) == ':'
+          || name.isEmpty()
+          || name.equals(".")
+          || name.equals("..")) {
         real.add(realPaths(List.of(path), false).get(0));
         continue;
       }
-      // A plain path is its own parsed and printed form: its directory and name are the parsed
-      // path's, without parsing 100,000 of them.
       String directory = path.substring(0, slash);
       String realDirectory = realDirectories.get(directory);
       if (realDirectory == null) {
         realDirectory = realPath(directory);
         realDirectories.put(directory, realDirectory);
       }
-      String name = path.substring(slash + 1);
       real.add(realDirectory.endsWith("/") ? realDirectory + name : realDirectory + "/" + name);
     }
     return real;
-  }
-
-  /**
-   * Whether {@code path} is a storage path exactly as {@link #toStoragePath} prints one: {@code
-   * file:/} and printable ASCII, no empty, {@code .} or {@code ..} segment, no trailing slash. Such
-   * a path parses to a path that prints as itself, whatever the platform's file-name encoding.
-   */
-  static boolean isPlainStoragePath(String path) {
-    if (!path.startsWith("file:/") || path.endsWith("/") || hasDotOrEmptySegment(path)) {
-      return false;
-    }
-    for (int i = "file:/".length(); i < path.length(); i++) {
-      char c = path.charAt(i);
-      if (c < 0x20 || c > 0x7E) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

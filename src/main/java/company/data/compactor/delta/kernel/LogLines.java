@@ -128,10 +128,11 @@ final class LogLines implements Closeable {
   }
 
   private boolean fill() throws IOException {
-    int read;
-    do {
-      read = in.read(buffer, 0, buffer.length);
-    } while (read == 0);
+    int read = in.read(buffer, 0, buffer.length);
+    if (read == 0) {
+      // The default's reader refuses a stream that reads nothing, rather than ask it forever.
+      throw new IOException("Underlying input stream returned zero bytes");
+    }
     start = 0;
     end = Math.max(read, 0);
     return read > 0;

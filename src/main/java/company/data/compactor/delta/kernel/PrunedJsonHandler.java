@@ -353,6 +353,13 @@ final class PrunedJsonHandler implements JsonHandler {
    * decoded as the default decodes it and parsed as {@link #parse(String, StructType, Shape)} does.
    * A line the byte parse cannot read or build goes the string's way too, so every failure is the
    * default's.
+   *
+   * <p>One difference, on purpose: Jackson guards each parser's table of field names against hash
+   * flooding, and the byte parser's table hashes otherwise than the text parser's. A line of field
+   * names made to collide in the text table (1,024 such names in a field nobody reads) fails the
+   * default ("suspect a DoS attack"), after more or fewer names depending on what that JVM parsed
+   * before; parsed from its bytes it is read as the valid JSON it is. A line that trips the byte
+   * parser's own guard is read as text, and fails as the default fails.
    */
   static Parsed parse(LogLines lines, StructType schema, Shape shape) {
     byte[] bytes = lines.bytes();

@@ -96,6 +96,64 @@ class PrunedJsonBytesTest {
   }
 
   @Test
+  void fieldNamesMadeToCollideInTheTextParsersTable_areReadFromTheBytes() throws IOException {
+    // 'B'*33+'!' == 'A'*33+'B': 1,024 names of ten such pairs share one hash in the text parser's
+    // table, whose flooding guard then refuses the line; the byte parser hashes them apart.
+    List<String> names = new ArrayList<>(List.of(""));
+    for (int pair = 0; pair < 10; pair++) {
+      List<String> longer = new ArrayList<>();
+      for (String name : names) {
+        longer.add(name + "B!");
+        longer.add(name + "AB");
+      }
+      names = longer;
+    }
+    StringBuilder values = new StringBuilder();
+    for (String name : names) {
+      values.append(values.length() == 0 ? "" : ",").append('"').append(name).append("\":\"v\"");
+    }
+    String add =
+        "{\"add\":{\"path\":\"x.parquet\",\"partitionValues\":{"
+            + values
+            + "},\"size\":8,\"modificationTime\":1,\"dataChange\":true}}";
+    FileStatus file = write(ascii("{\"commitInfo\":{\"x\":{" + values + "}}}\n" + add + "\n"));
+
+    List<String> rows = outcome(pruned(), file, SCHEMAS.get(0));
+
+    assertThat(rows).hasSize(2).first().isEqualTo("{}");
+    assertThat(rows.get(1))
+        .contains("\"path\":\"x.parquet\"")
+        .contains("\"ABABABABABABABABABAB\":\"v\"")
+        .contains("\"B!B!B!B!B!B!B!B!B!B!\":\"v\"");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void aStreamThatReadsNothing_failsAsTheDefaultsReaderFails() {
+    java.io.InputStream nothing =
+        new java.io.InputStream() {
+          @Override
+          public int read() {
+            return 'x';
+          }
+
+          @Override
+          public int read(byte[] b, int off, int len) {
+            return 0;
+          }
+        };
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> {
+                  try (LogLines lines = new LogLines(nothing)) {
+                    lines.next();
+                  }
+                }))
+        .isInstanceOf(IOException.class)
+        .hasMessage("Underlying input stream returned zero bytes");
+  }
+
+  @Test
   void theComparisonSeesADifferentRow() throws IOException {
     // The guard of the tests above: two files that differ in one byte do not read the same.
     FileStatus one = write(ascii(remove("a") + "\n"));
