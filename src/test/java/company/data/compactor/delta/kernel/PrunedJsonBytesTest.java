@@ -206,7 +206,7 @@ class PrunedJsonBytesTest {
   }
 
   /** Every row as JSON, then the failure's class and message where the read failed. */
-  private static List<String> outcome(JsonHandler handler, FileStatus file, StructType schema) {
+  static List<String> outcome(JsonHandler handler, FileStatus file, StructType schema) {
     List<String> rows = new ArrayList<>();
     try (CloseableIterator<ColumnarBatch> batches =
         handler.readJsonFiles(

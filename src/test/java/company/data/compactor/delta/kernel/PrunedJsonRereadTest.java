@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import company.data.compactor.storage.LocalStorage;
 import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.data.Row;
 import io.delta.kernel.defaults.engine.DefaultEngine;
-import io.delta.kernel.defaults.internal.json.JsonUtils;
 import io.delta.kernel.engine.JsonHandler;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.Metadata;
@@ -191,22 +189,8 @@ class PrunedJsonRereadTest {
     return Utils.toCloseableIterator(List.of(file).iterator());
   }
 
-  /** Every row as JSON, then "failed: ..." where the read failed. */
+  /** Every row as JSON, then "failed: ..." where the read failed ({@link PrunedJsonBytesTest}). */
   private static List<String> rows(JsonHandler handler, FileStatus file, StructType schema) {
-    List<String> rows = new ArrayList<>();
-    try (CloseableIterator<ColumnarBatch> batches =
-        handler.readJsonFiles(files(file), schema, Optional.empty())) {
-      while (batches.hasNext()) {
-        try (CloseableIterator<Row> each = batches.next().getRows()) {
-          while (each.hasNext()) {
-            Row row = each.next();
-            rows.add(row == null ? "null" : JsonUtils.rowToJson(row));
-          }
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      rows.add("failed: " + e.getClass().getSimpleName());
-    }
-    return rows;
+    return PrunedJsonBytesTest.outcome(handler, file, schema);
   }
 }
