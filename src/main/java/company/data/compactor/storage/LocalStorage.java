@@ -321,11 +321,20 @@ public final class LocalStorage implements Storage {
     return young;
   }
 
+  /**
+   * Each path's file, link (not its target) or empty directory removed, one {@code unlink} in the
+   * common case ({@link java.io.File#delete}; {@link Files#deleteIfExists} reads the entry's
+   * attributes first). Where that removes nothing, {@link Files#deleteIfExists} says why: nothing
+   * when the path is gone, its error otherwise. Every path counts, gone or deleted.
+   */
   @Override
   public int deleteAll(Collection<String> paths) throws IOException {
     int deleted = 0;
     for (String path : paths) {
-      Files.deleteIfExists(toPath(path));
+      Path file = toPath(path);
+      if (!file.toFile().delete()) {
+        Files.deleteIfExists(file);
+      }
       deleted++;
     }
     return deleted;

@@ -174,6 +174,36 @@ class LocalStorageTest extends StorageContract {
   }
 
   @Test
+  void deleteAll_removesFilesAndLinksNotTheirTargets_andSaysWhyItCannot() throws Exception {
+    Path target = Files.writeString(dir.resolve("target.parquet"), "x");
+    Path link = Files.createSymbolicLink(dir.resolve("link.parquet"), target);
+    Path file = Files.writeString(dir.resolve("file.parquet"), "x");
+    Path full = Files.createDirectories(dir.resolve("full"));
+    Files.writeString(full.resolve("inside.parquet"), "x");
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+
+    int deleted =
+        storage.deleteAll(
+            java.util.List.of(
+                LocalStorage.toStoragePath(link),
+                LocalStorage.toStoragePath(file),
+                LocalStorage.toStoragePath(empty),
+                LocalStorage.toStoragePath(dir.resolve("never.parquet"))));
+
+    assertThat(deleted).isEqualTo(4);
+    assertThat(link).doesNotExist();
+    assertThat(file).doesNotExist();
+    assertThat(empty).doesNotExist();
+    assertThat(target).hasContent("x");
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> storage.deleteAll(java.util.List.of(LocalStorage.toStoragePath(full)))))
+        .isInstanceOf(java.nio.file.DirectoryNotEmptyException.class)
+        .hasMessageContaining("full");
+    assertThat(full.resolve("inside.parquet")).exists();
+  }
+
+  @Test
   void realPaths_answerExactlyWhatRealPathAnswers_pathByPath() throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Path victim = Files.writeString(outside.resolve("victim.parquet"), "x");
