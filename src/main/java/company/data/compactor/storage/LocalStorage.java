@@ -218,26 +218,32 @@ public final class LocalStorage implements Storage {
 
   /**
    * As {@link #realPaths}, without the {@code lstat} per file: the walk that listed them read each
-   * entry's own attributes (links not followed) and kept regular files only. Each directory is
-   * resolved once, by its text: {@link #realPath} of a directory, a slash and a plain name (not
-   * empty, {@code .} or {@code ..}) is the directory's real path, a slash and that name, since the
-   * file system walks the directory the same way either way. The file's name is as listed; any
-   * other path is resolved as {@link #realPaths} resolves it.
+   * entry's own attributes (links not followed) and kept regular files only.
    */
   @Override
   public List<String> realPathsOfListed(List<StoredObject> listed) throws IOException {
+    return realPaths(listed.stream().map(StoredObject::path).toList(), false);
+  }
+
+  /**
+   * Each directory resolved once, by its text: {@link #realPath} of a directory, a slash and a
+   * plain name (not empty, {@code .} or {@code ..}) that is not itself a link is the directory's
+   * real path, a slash and that name, since the file system walks the directory the same way either
+   * way. The file's name is as given; any other path is resolved by {@link #realPath}.
+   */
+  private List<String> realPaths(List<String> paths, boolean filesMayBeLinks) throws IOException {
     Map<String, String> realDirectories = new HashMap<>();
-    List<String> real = new ArrayList<>(listed.size());
-    for (StoredObject object : listed) {
-      String path = object.path();
+    List<String> real = new ArrayList<>(paths.size());
+    for (String path : paths) {
       int slash = path.lastIndexOf('/');
       String name = path.substring(slash + 1);
       if (slash <= 0
           || path.charAt(slash - 1) == ':'
           || name.isEmpty()
           || name.equals(".")
-          || name.equals("..")) {
-        real.add(realPaths(List.of(path), false).get(0));
+          || name.equals("..")
+          || (filesMayBeLinks && Files.isSymbolicLink(toPath(path)))) {
+        real.add(realPath(path));
         continue;
       }
       String directory = path.substring(0, slash);
@@ -247,56 +253,6 @@ public final class LocalStorage implements Storage {
         realDirectories.put(directory, realDirectory);
       }
       real.add(realDirectory.endsWith("/") ? realDirectory + name : realDirectory + "/" + name);
-    }
-    return real;
-  }
-
-  /**
-   * Whether a segment of {@code path} after its {@code file:} is empty, {@code .} or {@code ..}:
-   * parsing it drops such segments (and normalizing undoes a {@code ..} lexically), so its parent
-   * as parsed is not the directory the file system would walk to.
-   */
-  private static boolean hasDotOrEmptySegment(String path) {
-    int segment = path.startsWith("file:") ? "file:".length() : 0;
-    if (segment >= path.length() || path.charAt(segment) != '/') {
-      return false;
-    }
-    for (int i = segment + 1; i <= path.length(); i++) {
-      if (i < path.length() && path.charAt(i) != '/') {
-        continue;
-      }
-      int length = i - segment - 1;
-      boolean last = i == path.length();
-      if ((length == 0 && !last)
-          || (length == 1 && path.charAt(segment + 1) == '.')
-          || (length == 2 && path.charAt(segment + 1) == '.' && path.charAt(segment + 2) == '.')) {
-        return true;
-      }
-      segment = i;
-    }
-    return false;
-  }
-
-  private List<String> realPaths(List<String> paths, boolean filesMayBeLinks) throws IOException {
-    Map<Path, String> realDirectories = new HashMap<>();
-    List<String> real = new ArrayList<>(paths.size());
-    for (String path : paths) {
-      Path lexical = toPath(path);
-      Path parent = lexical.getParent();
-      Path name = lexical.getFileName();
-      if (parent == null
-          || name == null
-          || hasDotOrEmptySegment(path)
-          || (filesMayBeLinks && Files.isSymbolicLink(lexical))) {
-        real.add(realPath(path));
-        continue;
-      }
-      String directory = realDirectories.get(parent);
-      if (directory == null) {
-        directory = realPath(toStoragePath(parent));
-        realDirectories.put(parent, directory);
-      }
-      real.add(directory.endsWith("/") ? directory + name : directory + "/" + name);
     }
     return real;
   }

@@ -368,19 +368,9 @@ final class PrunedJsonHandler implements JsonHandler {
     // UTF-16 or UTF-32, and the bytes of a byte-order mark for one, where the default's reader
     // reads UTF-8 text. A line that does not open an object goes the default's way anyway.
     if (lines.ascii() && length > 0 && length <= MAX_STRING && bytes[0] == '{') {
-      Set<String> names = new HashSet<>();
-      ObjectNode pruned;
-      try (JsonParser parser = READER.createParser(bytes, 0, length)) {
-        pruned = parser.nextToken() == JsonToken.START_OBJECT ? object(parser, shape, names) : null;
-      } catch (IOException | RuntimeException e) {
-        pruned = null;
-      }
-      if (pruned != null) {
-        try {
-          return new Parsed(new DefaultJsonRow(pruned, schema), names);
-        } catch (RuntimeException e) {
-          // The default's error, below.
-        }
+      Parsed parsed = pruned(() -> READER.createParser(bytes, 0, length), schema, shape);
+      if (parsed != null) {
+        return parsed;
       }
     }
     return parse(lines.text(), schema, shape);
@@ -392,22 +382,37 @@ final class PrunedJsonHandler implements JsonHandler {
       // decoded, so it would not fail here.
       return new Parsed(defaultRow(line, schema), null);
     }
+    Parsed parsed = pruned(() -> READER.createParser(line), schema, shape);
+    return parsed != null ? parsed : new Parsed(defaultRow(line, schema), null);
+  }
+
+  /** Opens a parser over one line. */
+  @FunctionalInterface
+  private interface LineParser {
+    JsonParser open() throws IOException;
+  }
+
+  /**
+   * The pruned parse of the object a line opens, or null where the default's own parse must answer:
+   * the line is not an object or cannot be read, or its row cannot be built (a value of the wrong
+   * type or a missing required field: the default's error quotes the whole action, not the pruned
+   * one).
+   */
+  private static Parsed pruned(LineParser line, StructType schema, Shape shape) {
     ObjectNode pruned;
     Set<String> names = new HashSet<>();
-    try (JsonParser parser = READER.createParser(line)) {
+    try (JsonParser parser = line.open()) {
       pruned = parser.nextToken() == JsonToken.START_OBJECT ? object(parser, shape, names) : null;
     } catch (IOException | RuntimeException e) {
-      pruned = null;
+      return null;
     }
     if (pruned == null) {
-      return new Parsed(defaultRow(line, schema), null);
+      return null;
     }
     try {
       return new Parsed(new DefaultJsonRow(pruned, schema), names);
     } catch (RuntimeException e) {
-      // A value of the wrong type or a missing required field: the default's error, whose text
-      // quotes the whole action, not the pruned one.
-      return new Parsed(defaultRow(line, schema), null);
+      return null;
     }
   }
 
