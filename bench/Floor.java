@@ -58,6 +58,14 @@ import org.duckdb.DuckDBDriver;
  *                                  batch of 1,000 deletes (an lstat per file, each directory's real
  *                                  path once per batch), 16 batches in flight as the product runs
  *                                  them; still no kernel, no lease and no report
+ *   Floor vacuum-plan TABLE HOURS one|two
+ *                                  the plan of vacuum-safe, no deletes and no commits: "one" reads
+ *                                  the log once (DuckDB, as vacuum); "two" also reads it with
+ *                                  delta-compactor's own tombstone history (KernelLogReader, over
+ *                                  LocalStorage) and dooms a file only when both readers agree, as
+ *                                  the product requires two independent reads (kernel's snapshot and
+ *                                  that history) to agree; still no kernel, so a lower bound for any
+ *                                  design with two readers
  *   Floor firstuse TABLE           start-up and first use of the libraries a run needs: kernel
  *                                  loads TABLE's snapshot and lists its files, DuckDB counts their
  *                                  rows
@@ -81,6 +89,8 @@ public final class Floor {
           case "inspect" -> inspect(Path.of(args[1]));
           case "vacuum" -> vacuum(Path.of(args[1]), Long.parseLong(args[2]), false);
           case "vacuum-safe" -> vacuum(Path.of(args[1]), Long.parseLong(args[2]), true);
+          case "vacuum-plan" ->
+              vacuumPlan(Path.of(args[1]), Long.parseLong(args[2]), args[3].equals("two"));
           case "firstuse" -> firstUse(Path.of(args[1]));
           default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         };
@@ -163,29 +173,8 @@ public final class Floor {
     List<String> commits = commitsAfter(log, -1);
     Map<String, Long> tombstones = new HashMap<>();
     Set<String> active = new HashSet<>();
-    try (Connection c = duckdb();
-        Statement s = c.createStatement()) {
-      // Per path, its last action in log order decides whether it is active.
-      String sql =
-          "SELECT coalesce(add.path, remove.path), add IS NOT NULL, remove.deletionTimestamp FROM"
-              + " read_json("
-              + list(commits)
-              + ", format = 'newline_delimited', filename = true, columns = {add: 'STRUCT(path"
-              + " VARCHAR)', remove: 'STRUCT(path VARCHAR, deletionTimestamp BIGINT)'}) WHERE add"
-              + " IS NOT NULL OR remove IS NOT NULL ORDER BY filename";
-      try (ResultSet rs = s.executeQuery(sql)) {
-        while (rs.next()) {
-          String path = rs.getString(1);
-          if (rs.getBoolean(2)) {
-            active.add(path);
-            tombstones.remove(path);
-          } else {
-            active.remove(path);
-            tombstones.merge(path, rs.getLong(3), Math::max);
-          }
-        }
-      }
-    }
+    // Per path, its last action in log order decides whether it is active.
+    readAddsAndRemoves(commits, tombstones, active);
     step("log_read");
     Map<String, BasicFileAttributes> listed = new HashMap<>();
     Files.walkFileTree(
@@ -243,6 +232,104 @@ public final class Floor {
         + ", \"links\": "
         + links
         + "}";
+  }
+
+  /**
+   * The plan of {@link #vacuum} only (the doomed files), with a second, independent reader of the
+   * log when {@code twoReaders}: delta-compactor's tombstone history, whose tombstone must be as old
+   * and whose path must not have been added again.
+   */
+  private static String vacuumPlan(Path table, long hours, boolean twoReaders) throws Exception {
+    Path log = table.resolve("_delta_log");
+    List<String> commits = commitsAfter(log, -1);
+    Map<String, Long> tombstones = new HashMap<>();
+    Set<String> active = new HashSet<>();
+    readAddsAndRemoves(commits, tombstones, active);
+    step("log_read");
+    company.data.compactor.delta.LogHistory history = null;
+    Map<String, Long> second = new HashMap<>();
+    String root = null;
+    if (twoReaders) {
+      company.data.compactor.model.TableLocation location =
+          company.data.compactor.model.TableLocation.parse(table.toString(), Path.of("."));
+      history =
+          new company.data.compactor.delta.kernel.KernelLogReader(
+                  new company.data.compactor.storage.LocalStorage())
+              .read(location);
+      for (company.data.compactor.delta.Tombstone t : history.tombstones()) {
+        second.put(t.path(), t.removedAtMillis());
+      }
+      root = location.uri() + "/";
+      step("second_log_read");
+    }
+    Set<String> listed = new HashSet<>();
+    Files.walkFileTree(
+        table,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            return dir.getFileName().toString().equals("_delta_log")
+                ? FileVisitResult.SKIP_SUBTREE
+                : FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            if (!attrs.isSymbolicLink()) {
+              listed.add(table.relativize(file).toString());
+            }
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    step("listed");
+    long cutoff = System.currentTimeMillis() - hours * 3_600_000L;
+    int doomed = 0;
+    int disagreed = 0;
+    for (Map.Entry<String, Long> t : tombstones.entrySet()) {
+      String relative = decode(t.getKey());
+      if (t.getValue() >= cutoff || active.contains(t.getKey()) || !listed.contains(relative)) {
+        continue;
+      }
+      if (twoReaders) {
+        Long removed = second.get(root + relative);
+        if (removed == null
+            || removed >= cutoff
+            || history.readdedPaths().contains(root + relative)) {
+          disagreed++;
+          continue;
+        }
+      }
+      doomed++;
+    }
+    step("planned");
+    return "{\"doomed\": " + doomed + ", \"disagreed\": " + disagreed + "}";
+  }
+
+  /** Every commit's adds and removes read by DuckDB: per path, its last action decides. */
+  private static void readAddsAndRemoves(
+      List<String> commits, Map<String, Long> tombstones, Set<String> active) throws Exception {
+    try (Connection c = duckdb();
+        Statement s = c.createStatement()) {
+      String sql =
+          "SELECT coalesce(add.path, remove.path), add IS NOT NULL, remove.deletionTimestamp FROM"
+              + " read_json("
+              + list(commits)
+              + ", format = 'newline_delimited', filename = true, columns = {add: 'STRUCT(path"
+              + " VARCHAR)', remove: 'STRUCT(path VARCHAR, deletionTimestamp BIGINT)'}) WHERE add"
+              + " IS NOT NULL OR remove IS NOT NULL ORDER BY filename";
+      try (ResultSet rs = s.executeQuery(sql)) {
+        while (rs.next()) {
+          String path = rs.getString(1);
+          if (rs.getBoolean(2)) {
+            active.add(path);
+            tombstones.remove(path);
+          } else {
+            active.remove(path);
+            tombstones.merge(path, rs.getLong(3), Math::max);
+          }
+        }
+      }
+    }
   }
 
   private static String firstUse(Path table) throws Exception {
