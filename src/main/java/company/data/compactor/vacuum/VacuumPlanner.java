@@ -168,6 +168,11 @@ public final class VacuumPlanner {
    * Being stricter than Delta here only keeps files: hidden files are never deleted.
    */
   static boolean isHidden(String relative, List<String> partitionColumns) {
+    if (!startsHiddenSegment(relative)) {
+      // No segment starts with '_' or '.': nothing below can be hidden (every listed file of a
+      // table without such directories, so the split is skipped for nearly all of them).
+      return false;
+    }
     String[] segments = relative.split("/");
     int first =
         segments.length > 1
@@ -186,6 +191,16 @@ public final class VacuumPlanner {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Whether any {@code /}-separated segment of {@code relative} starts with {@code _} or {@code .}.
+   */
+  private static boolean startsHiddenSegment(String relative) {
+    return relative.startsWith("_")
+        || relative.startsWith(".")
+        || relative.contains("/_")
+        || relative.contains("/.");
   }
 
   private static boolean isPartitionDirectory(

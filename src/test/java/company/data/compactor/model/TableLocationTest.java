@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class TableLocationTest {
@@ -336,5 +337,70 @@ class TableLocationTest {
       }
     }
     assertThat(compared).isEqualTo(roots.size() * 2030);
+  }
+
+  @Test
+  void segmentCheckAnswersAsTheComparisonChainItReplaced() {
+    // The table-driven check against the chain of comparisons it replaced, on strings of every
+    // character that matters to it (separators, dots, '%', each plain class, the characters just
+    // outside them, non-ASCII, a surrogate pair), every sub-range, and both modes.
+    String alphabet = "/.%aZ09-_=@`[{:+ ~\u007f\u0080\u00e9\u20ac\ud83d\ude00";
+    Random random = new Random(18);
+    int checked = 0;
+    for (int n = 0; n < 20_000; n++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(9);
+      for (int i = 0; i < length; i++) {
+        text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      String s = text.toString();
+      for (int from = 0; from <= s.length(); from++) {
+        for (int to = from; to <= s.length(); to++) {
+          for (boolean plainOnly : new boolean[] {true, false}) {
+            assertThat(TableLocation.segmentsAreClean(s, from, to, plainOnly))
+                .as("\"%s\" from %d to %d, plain only %s", s, from, to, plainOnly)
+                .isEqualTo(comparisonChain(s, from, to, plainOnly));
+            checked++;
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(500_000);
+    assertThat(TableLocation.isPlainRelativePath("hour=h00001/part-0.c000.snappy.parquet"))
+        .isTrue();
+    for (String notPlain : List.of("", "a//b", "./a", "a/..", "a/.", "a%2e", "a b", "a/\u00e9")) {
+      assertThat(TableLocation.isPlainRelativePath(notPlain)).as(notPlain).isFalse();
+    }
+    assertThat(TableLocation.isPlainRelativePath("a/.../b")).isTrue();
+  }
+
+  /** The check as it was written before the table: the oracle of the test above. */
+  private static boolean comparisonChain(String s, int from, int to, boolean plainOnly) {
+    int segmentStart = from;
+    for (int i = from; i <= to; i++) {
+      char c = i < to ? s.charAt(i) : '/';
+      if (c == '/') {
+        int segment = i - segmentStart;
+        if (segment == 0
+            || (segment == 1 && s.charAt(segmentStart) == '.')
+            || (segment == 2
+                && s.charAt(segmentStart) == '.'
+                && s.charAt(segmentStart + 1) == '.')) {
+          return false;
+        }
+        segmentStart = i + 1;
+      } else if (c == '%'
+          || (plainOnly
+              && !((c >= 'a' && c <= 'z')
+                  || (c >= 'A' && c <= 'Z')
+                  || (c >= '0' && c <= '9')
+                  || c == '-'
+                  || c == '_'
+                  || c == '.'
+                  || c == '='))) {
+        return false;
+      }
+    }
+    return true;
   }
 }

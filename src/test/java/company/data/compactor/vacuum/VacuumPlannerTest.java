@@ -142,6 +142,9 @@ class VacuumPlannerTest {
     assertThat(VacuumPlanner.isHidden("_tmp/part-0.parquet", none)).isTrue();
     assertThat(VacuumPlanner.isHidden(".part-0.parquet.crc", none)).isTrue();
     assertThat(VacuumPlanner.isHidden("p=1/_SUCCESS", List.of("p"))).isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/.part-0.parquet.crc", List.of("p"))).isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/q=2/.tmp/part-0.parquet", List.of("p", "q"))).isTrue();
+    assertThat(VacuumPlanner.isHidden("p=1/part_0.parquet.x", List.of("p"))).isFalse();
     assertThat(VacuumPlanner.isHidden("_change_data/cdc-0.parquet", none)).isFalse();
     assertThat(VacuumPlanner.isHidden("_delta_index/x", none)).isFalse();
     assertThat(

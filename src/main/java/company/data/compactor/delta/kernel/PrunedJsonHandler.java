@@ -126,7 +126,9 @@ final class PrunedJsonHandler implements JsonHandler {
     Shape shape = Shape.of(schema);
     // Whether a line none of whose names the schema asks for can take the all-null row: not when
     // the schema has a field that must be present, where such a line fails as the default fails.
-    boolean nullRowFits = nullRow(schema) != null;
+    // One row serves every such line: a row is read, never changed.
+    Row nullRow = nullRow(schema);
+    boolean nullRowFits = nullRow != null;
     return new CloseableIterator<>() {
       private FileStatus file;
       private LogLines reader;
@@ -188,7 +190,7 @@ final class PrunedJsonHandler implements JsonHandler {
         }
         List<Row> rows = new ArrayList<>();
         do {
-          rows.add(parses ? parsed() : nullRow(schema));
+          rows.add(parses ? parsed() : nullRow);
           parses = false;
           pending = false;
         } while (rows.size() < batchRows && hasNext());
