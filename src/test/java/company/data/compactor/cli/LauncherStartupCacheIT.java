@@ -134,6 +134,40 @@ class LauncherStartupCacheIT {
   }
 
   @Test
+  void beforeJava25_theArchiveIsDumpedFromTheRunsClassList_andHoldsPicocliToo() throws Exception {
+    Assumptions.assumeTrue(
+        javaFeature(Path.of(System.getProperty("java.home"))) < 25,
+        "the test JVM is Java 25+: the launcher records an AOT cache there (the test above)");
+    // The user's JVM options are part of the key: the first run with them records its archive
+    // (from the classes it loaded, dumped after it), the second maps it, as its log shows.
+    Path loaded = work.resolve("classes.log");
+    Map<String, String> logging =
+        Map.of(
+            "JAVA_HOME",
+            System.getProperty("java.home"),
+            "COMPACTOR_JAVA_OPTS",
+            "-Xlog:class+load=info:file=" + loaded);
+    Run recording = compactor(logging, "run", "--work-dir", work.resolve("a").toString(), "--json");
+    assertThat(report(recording).get("files_after").asLong()).isEqualTo(3);
+    assertThat(recording.err()).doesNotContain("[cds", "[warning]", "[error]");
+    assertThat(caches()).containsOnlyKeys("run-c1.jsa");
+    try (Stream<Path> files = Files.list(install.resolve("target/cds"))) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .as("no class list or partial archive left behind")
+          .allMatch(f -> f.endsWith("-run-c1.jsa") && !f.startsWith("."));
+    }
+    Files.delete(loaded);
+    Run mapped = compactor(logging, "run", "--work-dir", work.resolve("b").toString(), "--json");
+    assertThat(report(mapped).get("files_after").asLong()).isEqualTo(3);
+    List<String> lines = Files.readAllLines(loaded);
+    for (String type : List.of("company.data.compactor.cli.Main", "picocli.CommandLine")) {
+      assertThat(lines)
+          .as("%s, loaded from the archive (picocli's class files are Java 5's)", type)
+          .anyMatch(l -> l.contains(" " + type + " ") && l.contains("source: shared objects file"));
+    }
+  }
+
+  @Test
   void onJava25_theFirstRunRecordsAnAotCache_whoseMessagesNeverReachStdout_andLaterRunsMapIt()
       throws Exception {
     Optional<Path> jdk = javaHome(25);
