@@ -170,29 +170,11 @@ public final class Floor {
 
   private static String vacuum(Path table, long hours, boolean safe) throws Exception {
     Path log = table.resolve("_delta_log");
-    List<String> commits = commitsAfter(log, -1);
-    Map<String, Long> tombstones = new HashMap<>();
-    Set<String> active = new HashSet<>();
-    // Per path, its last action in log order decides whether it is active.
-    readAddsAndRemoves(commits, tombstones, active);
-    step("log_read");
-    Map<String, BasicFileAttributes> listed = new HashMap<>();
-    Files.walkFileTree(
-        table,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-            return dir.getFileName().toString().equals("_delta_log")
-                ? FileVisitResult.SKIP_SUBTREE
-                : FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            listed.put(table.relativize(file).toString(), attrs);
-            return FileVisitResult.CONTINUE;
-          }
-        });
+    LogRead read = readLog(log);
+    List<String> commits = read.commits();
+    Map<String, Long> tombstones = read.tombstones();
+    Set<String> active = read.active();
+    Map<String, BasicFileAttributes> listed = listTable(table);
     step("listed");
     int links = 0;
     for (BasicFileAttributes attrs : listed.values()) {
@@ -240,12 +222,9 @@ public final class Floor {
    * and whose path must not have been added again.
    */
   private static String vacuumPlan(Path table, long hours, boolean twoReaders) throws Exception {
-    Path log = table.resolve("_delta_log");
-    List<String> commits = commitsAfter(log, -1);
-    Map<String, Long> tombstones = new HashMap<>();
-    Set<String> active = new HashSet<>();
-    readAddsAndRemoves(commits, tombstones, active);
-    step("log_read");
+    LogRead read = readLog(table.resolve("_delta_log"));
+    Map<String, Long> tombstones = read.tombstones();
+    Set<String> active = read.active();
     company.data.compactor.delta.LogHistory history = null;
     Map<String, Long> second = new HashMap<>();
     String root = null;
@@ -263,22 +242,10 @@ public final class Floor {
       step("second_log_read");
     }
     Set<String> listed = new HashSet<>();
-    Files.walkFileTree(
-        table,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-            return dir.getFileName().toString().equals("_delta_log")
-                ? FileVisitResult.SKIP_SUBTREE
-                : FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            if (!attrs.isSymbolicLink()) {
-              listed.add(table.relativize(file).toString());
-            }
-            return FileVisitResult.CONTINUE;
+    listTable(table).forEach(
+        (path, attrs) -> {
+          if (!attrs.isSymbolicLink()) {
+            listed.add(path);
           }
         });
     step("listed");
@@ -305,9 +272,39 @@ public final class Floor {
     return "{\"doomed\": " + doomed + ", \"disagreed\": " + disagreed + "}";
   }
 
-  /** Every commit's adds and removes read by DuckDB: per path, its last action decides. */
-  private static void readAddsAndRemoves(
-      List<String> commits, Map<String, Long> tombstones, Set<String> active) throws Exception {
+  /** Every file under {@code table} but the log, by its relative path, with its attributes. */
+  private static Map<String, BasicFileAttributes> listTable(Path table) throws IOException {
+    Map<String, BasicFileAttributes> listed = new HashMap<>();
+    Files.walkFileTree(
+        table,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            return dir.getFileName().toString().equals("_delta_log")
+                ? FileVisitResult.SKIP_SUBTREE
+                : FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            listed.put(table.relativize(file).toString(), attrs);
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    return listed;
+  }
+
+  /** Every commit of a log, and per path its latest removal time or whether it is active. */
+  private record LogRead(List<String> commits, Map<String, Long> tombstones, Set<String> active) {}
+
+  /**
+   * Every commit's adds and removes read by DuckDB: per path, its last action in log order decides
+   * whether it is active. Steps {@code log_read}.
+   */
+  private static LogRead readLog(Path log) throws Exception {
+    List<String> commits = commitsAfter(log, -1);
+    Map<String, Long> tombstones = new HashMap<>();
+    Set<String> active = new HashSet<>();
     try (Connection c = duckdb();
         Statement s = c.createStatement()) {
       String sql =
@@ -330,6 +327,8 @@ public final class Floor {
         }
       }
     }
+    step("log_read");
+    return new LogRead(commits, tombstones, active);
   }
 
   private static String firstUse(Path table) throws Exception {
