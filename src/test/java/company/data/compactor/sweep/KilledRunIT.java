@@ -92,6 +92,25 @@ class KilledRunIT {
     }
   }
 
+  /** Each directory's entries, at any depth, with their modification times. */
+  private static String described(List<Path> dirs) throws Exception {
+    StringBuilder text = new StringBuilder();
+    for (Path dir : dirs) {
+      try (Stream<Path> entries = Files.walk(dir)) {
+        entries.forEach(
+            p -> {
+              try {
+                text.append(dir.relativize(p)).append('@').append(Files.getLastModifiedTime(p));
+              } catch (java.io.IOException e) {
+                text.append(p).append(" (").append(e).append(')');
+              }
+              text.append(' ');
+            });
+      }
+    }
+    return text.toString();
+  }
+
   /** Polls until {@code process} has a scratch directory, which it then returns. */
   private Path awaitScratch(Process process) throws Exception {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
@@ -191,12 +210,19 @@ class KilledRunIT {
     CliRunner.Result next = cli("run", "--demo-mode", "false");
 
     assertThat(next.code()).as(next.err()).isZero();
-    assertThat(scratchDirs()).as("scratch after the next run").isEmpty();
+    JsonNode report = JSON.readTree(next.out());
+    // Should this ever fail, the message says whose directory is left, what the sweep saw and what
+    // the directory holds, so that one failure is enough to tell why.
+    List<Path> left = scratchDirs();
+    assertThat(left)
+        .as(
+            "scratch after the next run (the killed run's was %s; the sweep: %s; left: %s)",
+            killedScratch.getFileName(), report.get("sweep"), described(left))
+        .isEmpty();
     assertThat(oldTemp).as("our temporary file, older than 168 h").doesNotExist();
     assertThat(oldLogTemp).as("our temporary log file, older than 168 h").doesNotExist();
     assertThat(youngTemp).as("our temporary file, younger than 168 h").exists();
     assertThat(notOurs).as("not ours").exists();
-    JsonNode report = JSON.readTree(next.out());
     JsonNode sweep = report.get("sweep");
     assertThat(sweep).as("the report's sweep").isNotNull();
     assertThat(sweep.get("status").asText()).isEqualTo("done");
