@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
@@ -71,7 +73,7 @@ public final class Scratch implements AutoCloseable {
     } catch (IOException e) {
       if (dir != null) {
         try {
-          deleteTree(dir);
+          deleteScratchTree(dir);
         } catch (IOException suppressed) {
           e.addSuppressed(suppressed);
         }
@@ -112,7 +114,7 @@ public final class Scratch implements AutoCloseable {
   public void close() {
     try {
       // Deleted while still locked, so no sweep can take the directory for abandoned meanwhile.
-      deleteTree(dir);
+      deleteScratchTree(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete scratch directory " + dir, e);
     } finally {
@@ -145,9 +147,9 @@ public final class Scratch implements AutoCloseable {
   /**
    * Takes the lock of the scratch directory {@code dir} when no live process holds it: the process
    * that made it has finished or died. Empty while a process (this one included) still holds it, or
-   * when the directory is gone. A directory without a lock file (made before scratch directories
-   * were locked, or by a run killed between creating it and locking it) gets one and counts as
-   * abandoned when that lock is free.
+   * when the directory is gone. A directory without a lock file gets one and counts as abandoned
+   * when that lock is free (the sweep itself never asks about one: it removes such a directory only
+   * when it is empty, see {@link company.data.compactor.sweep.Sweeper}).
    *
    * @throws IOException when the lock file cannot be opened for another reason
    */
@@ -177,6 +179,45 @@ public final class Scratch implements AutoCloseable {
     return Optional.of(new AbandonedLock(channel));
   }
 
+  /** Deletes one file or empty directory: true when it deleted it, false when it was gone. */
+  @FunctionalInterface
+  interface PathDeleter {
+    boolean delete(Path path) throws IOException;
+  }
+
+  /**
+   * Deletes the scratch directory {@code dir}: everything in it, then its lock file, then the
+   * directory itself; nothing when it does not exist. Whenever a process doing this is killed, what
+   * it leaves still holds the lock file (a later sweep locks and deletes it, {@link
+   * #lockIfAbandoned}) or is empty (a later sweep removes it once it is old). A directory that has
+   * lost its lock file but not its content would be left forever.
+   *
+   * @return the bytes of the regular files deleted
+   */
+  public static long deleteScratchTree(Path dir) throws IOException {
+    return deleteScratchTree(dir, Files::deleteIfExists);
+  }
+
+  static long deleteScratchTree(Path dir, PathDeleter deleter) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    Path lockFile = dir.resolve(LOCK_FILE);
+    long bytes = 0;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (!entry.equals(lockFile)) {
+          bytes += deleteTree(entry, deleter);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return bytes;
+    }
+    deleter.delete(lockFile);
+    deleter.delete(dir);
+    return bytes;
+  }
+
   /**
    * Deletes {@code dir} and everything in it; nothing when it does not exist. Files that vanish
    * meanwhile (deleted by someone else) are not an error.
@@ -184,7 +225,11 @@ public final class Scratch implements AutoCloseable {
    * @return the bytes of the regular files deleted
    */
   public static long deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
+    return deleteTree(dir, Files::deleteIfExists);
+  }
+
+  private static long deleteTree(Path dir, PathDeleter deleter) throws IOException {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       return 0;
     }
     AtomicLong bytes = new AtomicLong();
@@ -194,7 +239,7 @@ public final class Scratch implements AutoCloseable {
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
-            if (Files.deleteIfExists(file) && attrs.isRegularFile()) {
+            if (deleter.delete(file) && attrs.isRegularFile()) {
               bytes.addAndGet(attrs.size());
             }
             return FileVisitResult.CONTINUE;
@@ -214,7 +259,7 @@ public final class Scratch implements AutoCloseable {
             if (e != null && !(e instanceof NoSuchFileException)) {
               throw e;
             }
-            Files.deleteIfExists(directory);
+            deleter.delete(directory);
             return FileVisitResult.CONTINUE;
           }
         });

@@ -7,6 +7,7 @@ import company.data.compactor.storage.StoredObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -25,7 +26,8 @@ import java.util.Optional;
  * scratch, S3 upload buffers) and our own temporary objects in the table, as {@link SweepPlanner}
  * decides. A scratch directory is deleted only while this sweep holds its lock ({@link
  * Scratch#lockIfAbandoned}), so a live run's scratch, in this process or another, is never touched
- * however old it looks.
+ * however old it looks. The one without a lock file that is removed is an empty one (a run killed
+ * between making it and its lock file), and only by an rmdir, which fails once anything is in it.
  *
  * <p>Sweeping is housekeeping: a failure (a listing or a delete that fails) is returned in {@link
  * SweepResult#failure()} and logged, never thrown, and the run goes on.
@@ -158,13 +160,17 @@ public final class Sweeper {
     List<String> problems = new ArrayList<>();
     for (ScratchDirectory dir : plan.staleScratch()) {
       try {
+        if (!hasLockFile(dir.path())) {
+          swept += removedIfStillEmpty(dir.path()) ? 1 : 0;
+          continue;
+        }
         Optional<Scratch.AbandonedLock> lock = Scratch.lockIfAbandoned(dir.path());
         if (lock.isEmpty()) {
           inUse += Files.exists(dir.path()) ? 1 : 0;
           continue;
         }
         try (Scratch.AbandonedLock held = lock.get()) {
-          scratchBytes += Scratch.deleteTree(dir.path());
+          scratchBytes += Scratch.deleteScratchTree(dir.path());
           swept++;
         }
       } catch (IOException | UncheckedIOException e) {
@@ -249,6 +255,33 @@ public final class Sweeper {
     return found;
   }
 
+  private static boolean hasLockFile(Path dir) {
+    return Files.isRegularFile(dir.resolve(Scratch.LOCK_FILE), LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /**
+   * Removes a stale scratch directory listed empty and without a lock file: a run killed between
+   * creating its directory and its lock file ({@link Scratch#create}), or while deleting it ({@link
+   * Scratch#deleteScratchTree}). Only an empty directory can go (rmdir): if anything is in it by
+   * now, a live run's new lock file or anyone's file, it stays.
+   */
+  private static boolean removedIfStillEmpty(Path dir) throws IOException {
+    try {
+      Files.delete(dir);
+      return true;
+    } catch (DirectoryNotEmptyException | NoSuchFileException e) {
+      return false;
+    }
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      return !entries.iterator().hasNext();
+    } catch (NoSuchFileException e) {
+      return false;
+    }
+  }
+
   private static void listDirectories(Path root, List<ScratchDirectory> found) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
       for (Path entry : entries) {
@@ -258,9 +291,9 @@ public final class Sweeper {
         } catch (NoSuchFileException e) {
           continue;
         }
-        // Only directories Scratch made: they hold its lock file from their first moment.
-        if (attrs.isDirectory()
-            && Files.isRegularFile(entry.resolve(Scratch.LOCK_FILE), LinkOption.NOFOLLOW_LINKS)) {
+        // Only directories Scratch made: they hold its lock file, or are empty (Scratch#create
+        // makes the directory, then its lock file: a run killed in between leaves it empty).
+        if (attrs.isDirectory() && (hasLockFile(entry) || isEmpty(entry))) {
           found.add(new ScratchDirectory(entry, attrs.lastModifiedTime().toInstant()));
         }
       }

@@ -1,10 +1,15 @@
 package company.data.compactor.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +55,87 @@ class ScratchTest {
       assertThat(Scratch.deleteTree(leftover)).as("bytes of the regular files").isEqualTo(7);
     }
     assertThat(leftover).doesNotExist();
+  }
+
+  private static final int FILES = 200;
+
+  /**
+   * A scratch directory as a run leaves it, its lock file made between two halves of its 200 files.
+   * Where the file system lists entries in the order they were made, or newest first (tmpfs), a
+   * walk in directory order reaches the lock file before the last of them. Where it lists them in
+   * the order of their names' hashes (ext4), the lock file goes wherever its hash puts it: last
+   * among these names on the disk this was written on, where a plain walk happens to pass.
+   */
+  private Path scratchWithContent() throws Exception {
+    Path dir = Files.createDirectories(root.resolve("run-0f8fad5b-d9cb-469f-a165-70867728950e"));
+    for (int i = 0; i < FILES / 2; i++) {
+      Files.writeString(dir.resolve("f" + i + ".parquet"), "123");
+    }
+    Files.createFile(dir.resolve(Scratch.LOCK_FILE));
+    for (int i = FILES / 2; i < FILES; i++) {
+      Files.writeString(dir.resolve("f" + i + ".parquet"), "123");
+    }
+    Files.writeString(Files.createDirectories(dir.resolve("bin-1/out")).resolve("o.parquet"), "45");
+    return dir;
+  }
+
+  private static List<Path> entries(Path dir) throws IOException {
+    try (var listed = Files.list(dir)) {
+      return listed.toList();
+    }
+  }
+
+  @Test
+  void deleteScratchTree_deletesTheLockFileAfterEverythingElse_thenTheDirectory() throws Exception {
+    Path dir = scratchWithContent();
+    Path lockFile = dir.resolve(Scratch.LOCK_FILE);
+    List<Path> deleted = new ArrayList<>();
+
+    long bytes =
+        Scratch.deleteScratchTree(
+            dir,
+            path -> {
+              if (path.equals(lockFile)) {
+                assertThat(entries(dir))
+                    .as("left when the lock file goes")
+                    .containsExactly(lockFile);
+              }
+              deleted.add(path);
+              return Files.deleteIfExists(path);
+            });
+
+    assertThat(bytes).isEqualTo(FILES * 3 + 2);
+    assertThat(dir).doesNotExist();
+    assertThat(deleted).hasSize(FILES + 3 + 2);
+    assertThat(deleted.subList(deleted.size() - 2, deleted.size())).containsExactly(lockFile, dir);
+  }
+
+  @Test
+  void aDeleteKilledPartWay_leavesTheLockFile_soTheNextSweepStillTakesTheDirectory()
+      throws Exception {
+    Path dir = scratchWithContent();
+    Path lockFile = dir.resolve(Scratch.LOCK_FILE);
+    // The process is killed as it is about to delete the last of the content: the delete of the
+    // last entry beside the lock file fails (with the lock file deleted first, none ever is).
+    Scratch.PathDeleter killedAtTheLastEntry =
+        path -> {
+          if (dir.equals(path.getParent())
+              && !path.equals(lockFile)
+              && Set.copyOf(entries(dir)).equals(Set.of(lockFile, path))) {
+            throw new IOException("killed");
+          }
+          return Files.deleteIfExists(path);
+        };
+
+    assertThatThrownBy(() -> Scratch.deleteScratchTree(dir, killedAtTheLastEntry))
+        .hasMessage("killed");
+
+    assertThat(lockFile).as("still there, beside what is left").isRegularFile();
+    assertThat(entries(dir)).hasSize(2);
+    try (Scratch.AbandonedLock held = Scratch.lockIfAbandoned(dir).orElseThrow()) {
+      assertThat(Scratch.deleteScratchTree(dir)).isNotNegative();
+    }
+    assertThat(dir).doesNotExist();
   }
 
   @Test

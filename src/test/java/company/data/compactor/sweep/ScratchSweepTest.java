@@ -68,6 +68,25 @@ class ScratchSweepTest {
   }
 
   @Test
+  void anEmptyDirectoryNamedLikeOursWithoutALockFile_isARunKilledInsideCreate_andIsSweptWhenOld()
+      throws Exception {
+    Path old = Files.createDirectories(scratchRoot().resolve("run-" + UUID_WITHOUT_LOCK));
+    age(old, NOW.minus(TTL).minusSeconds(1));
+    Path young =
+        Files.createDirectories(scratchRoot().resolve("run-0f8fad5b-d9cb-469f-a165-70867728950e"));
+    age(young, NOW.minus(TTL).plusSeconds(1));
+
+    SweepResult result = sweep();
+
+    assertThat(old).doesNotExist();
+    assertThat(young).isDirectory();
+    assertThat(result.scratchDirsSwept()).isEqualTo(1);
+    assertThat(result.scratchDirsKeptYoung()).isEqualTo(1);
+    assertThat(result.scratchDirsInUse()).isZero();
+    assertThat(result.failure()).isEmpty();
+  }
+
+  @Test
   void aScratchRootThatIsALink_isNotSwept() throws Exception {
     Path shared = Files.createDirectories(work.resolve("shared"));
     Path someones = Files.createDirectories(shared.resolve("run-" + UUID_WITHOUT_LOCK));
