@@ -17,7 +17,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -39,12 +41,47 @@ public final class Scratch implements AutoCloseable {
   /** The file inside each scratch directory whose OS lock says "in use". */
   public static final String LOCK_FILE = ".scratch.lock";
 
+  /**
+   * The lock files (by file key) this process holds the lock of: its open scratch directories' and
+   * those its sweeps hold. {@link #lockIfAbandoned} must not even open one of them: the OS lock
+   * belongs to the process, and closing any channel of the file drops it, so a second channel
+   * opened and closed here would free a live directory for other processes' sweeps.
+   */
+  private static final Set<Object> HELD = ConcurrentHashMap.newKeySet();
+
   private final Path dir;
   private final FileChannel lockChannel;
+  private final Object lockKey;
 
-  private Scratch(Path dir, FileChannel lockChannel) {
+  private Scratch(Path dir, FileChannel lockChannel, Object lockKey) {
     this.dir = dir;
     this.lockChannel = lockChannel;
+    this.lockKey = lockKey;
+  }
+
+  /** The file's identity (device and inode on Linux); null where the file system has none. */
+  private static Object fileKey(Path file) throws IOException {
+    return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+        .fileKey();
+  }
+
+  /**
+   * Records that this process holds (or is about to take) the lock of the file with {@code key}:
+   * the key to release later, or null when there is none or it was recorded already.
+   */
+  private static Object held(Object key) {
+    return key != null && HELD.add(key) ? key : null;
+  }
+
+  /** Whether this process holds (or is taking) the lock of the file with {@code key}. */
+  private static boolean holds(Object key) {
+    return key != null && HELD.contains(key);
+  }
+
+  private static void released(Object key) {
+    if (key != null) {
+      HELD.remove(key);
+    }
   }
 
   /**
@@ -60,16 +97,20 @@ public final class Scratch implements AutoCloseable {
       FileChannel channel =
           FileChannel.open(
               dir.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      Object key = null;
       try {
+        // Known as held before it is locked: no sweep of this process opens it from now on.
+        key = held(fileKey(dir.resolve(LOCK_FILE)));
         // A fresh file nobody else knows of: the lock is always free.
         if (channel.tryLock() == null) {
           throw new IOException("the lock of a new scratch directory was held: " + dir);
         }
       } catch (IOException | RuntimeException e) {
         channel.close();
+        released(key);
         throw e;
       }
-      return new Scratch(dir, channel);
+      return new Scratch(dir, channel, key);
     } catch (IOException e) {
       if (dir != null) {
         try {
@@ -123,6 +164,8 @@ public final class Scratch implements AutoCloseable {
       } catch (IOException e) {
         // Closing a lock file's channel only releases the lock; the directory is gone already.
         throw new UncheckedIOException("cannot release the lock of scratch directory " + dir, e);
+      } finally {
+        released(lockKey);
       }
     }
   }
@@ -133,14 +176,20 @@ public final class Scratch implements AutoCloseable {
    */
   public static final class AbandonedLock implements AutoCloseable {
     private final FileChannel channel;
+    private final Object key;
 
-    private AbandonedLock(FileChannel channel) {
+    private AbandonedLock(FileChannel channel, Object key) {
       this.channel = channel;
+      this.key = key;
     }
 
     @Override
     public void close() throws IOException {
-      channel.close();
+      try {
+        channel.close();
+      } finally {
+        released(key);
+      }
     }
   }
 
@@ -154,29 +203,40 @@ public final class Scratch implements AutoCloseable {
    * @throws IOException when the lock file cannot be opened for another reason
    */
   public static Optional<AbandonedLock> lockIfAbandoned(Path dir) throws IOException {
+    Path lockFile = dir.resolve(LOCK_FILE);
+    try {
+      if (holds(fileKey(lockFile))) {
+        // Ours: not even opened, since closing a second channel would drop the lock.
+        return Optional.empty();
+      }
+    } catch (NoSuchFileException e) {
+      // No lock file yet: made below.
+    }
     FileChannel channel;
     try {
-      channel =
-          FileChannel.open(
-              dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
+    Object key = null;
     FileLock lock;
     try {
+      key = held(fileKey(lockFile));
       lock = channel.tryLock();
     } catch (OverlappingFileLockException e) {
-      // A scratch directory of this very process (the OS lock is per process).
+      // A scratch directory of this very process after all (the OS lock is per process).
       lock = null;
     } catch (IOException | RuntimeException e) {
       channel.close();
+      released(key);
       throw e;
     }
     if (lock == null) {
       channel.close();
+      released(key);
       return Optional.empty();
     }
-    return Optional.of(new AbandonedLock(channel));
+    return Optional.of(new AbandonedLock(channel, key));
   }
 
   /** Deletes one file or empty directory: true when it deleted it, false when it was gone. */
@@ -199,8 +259,9 @@ public final class Scratch implements AutoCloseable {
   }
 
   static long deleteScratchTree(Path dir, PathDeleter deleter) throws IOException {
-    if (!Files.exists(dir)) {
-      return 0;
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      // Gone, or a link or a file in its place: that alone goes, never what a link leads to.
+      return deleteTree(dir, deleter);
     }
     Path lockFile = dir.resolve(LOCK_FILE);
     long bytes = 0;

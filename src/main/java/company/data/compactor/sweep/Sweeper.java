@@ -12,7 +12,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Instant;
@@ -266,10 +268,17 @@ public final class Sweeper {
    * now, a live run's new lock file or anyone's file, it stays.
    */
   private static boolean removedIfStillEmpty(Path dir) throws IOException {
-    try {
-      Files.delete(dir);
+    try (DirectoryStream<Path> root = Files.newDirectoryStream(dir.getParent())) {
+      if (root instanceof SecureDirectoryStream<Path> secure) {
+        // rmdir itself (unlinkat AT_REMOVEDIR): a file or a link in the directory's place stays.
+        secure.deleteDirectory(dir.getFileName());
+      } else if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        Files.delete(dir);
+      } else {
+        return false;
+      }
       return true;
-    } catch (DirectoryNotEmptyException | NoSuchFileException e) {
+    } catch (DirectoryNotEmptyException | NoSuchFileException | NotDirectoryException e) {
       return false;
     }
   }
@@ -277,7 +286,8 @@ public final class Sweeper {
   private static boolean isEmpty(Path dir) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       return !entries.iterator().hasNext();
-    } catch (NoSuchFileException e) {
+    } catch (IOException e) {
+      // Gone, or unreadable (a mount point's lost+found, anyone's private directory): not ours.
       return false;
     }
   }

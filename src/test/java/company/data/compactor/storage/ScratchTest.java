@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,5 +142,64 @@ class ScratchTest {
   @Test
   void deleteTree_ofAMissingDirectory_deletesNothing() throws Exception {
     assertThat(Scratch.deleteTree(root.resolve("gone"))).isZero();
+  }
+
+  /** A link given as the scratch directory: the link goes, never what it leads to. */
+  @Test
+  void deleteScratchTree_ofALinkToSomeonesDirectory_deletesTheLinkOnly() throws Exception {
+    Path someones = Files.createDirectories(root.resolve("elsewhere"));
+    Files.writeString(someones.resolve("part-0.parquet"), "a user's");
+    Path link =
+        Files.createSymbolicLink(
+            root.resolve("run-0f8fad5b-d9cb-469f-a165-70867728950e"), someones);
+
+    Scratch.deleteScratchTree(link);
+
+    assertThat(someones.resolve("part-0.parquet")).isRegularFile();
+    assertThat(Files.exists(link, LinkOption.NOFOLLOW_LINKS)).isFalse();
+  }
+
+  /** A live run's directory replaced by a link (by whoever can write the scratch root). */
+  @Test
+  void close_ofAScratchWhoseDirectoryIsNowALink_deletesTheLinkOnly() throws Exception {
+    Path someones = Files.createDirectories(root.resolve("elsewhere"));
+    Files.writeString(someones.resolve("part-0.parquet"), "a user's");
+    Scratch scratch = Scratch.create(root.resolve("scratch"));
+    Files.move(scratch.dir(), root.resolve("moved-away"));
+    Files.createSymbolicLink(scratch.dir(), someones);
+
+    scratch.close();
+
+    assertThat(someones.resolve("part-0.parquet")).isRegularFile();
+  }
+
+  /**
+   * The OS lock belongs to the process, and closing any channel of the file drops it: asking in the
+   * scratch's own process whether it is abandoned must not open (and close) a second channel, or
+   * another process's sweep would take the live directory for abandoned.
+   */
+  @Test
+  void askingAboutALiveScratchInItsOwnProcess_leavesItLockedForOtherProcesses() throws Exception {
+    Path probe =
+        Files.writeString(
+            root.resolve("TryLock.java"),
+            "public class TryLock { public static void main(String[] a) throws Exception {"
+                + " try (var c = java.nio.channels.FileChannel.open(java.nio.file.Path.of(a[0]),"
+                + " java.nio.file.StandardOpenOption.WRITE)) {"
+                + " System.out.print(c.tryLock() == null ? \"held\" : \"taken\"); } } }");
+    String java = ProcessHandle.current().info().command().orElse("java");
+    try (Scratch live = Scratch.create(root.resolve("scratch"))) {
+      assertThat(Scratch.lockIfAbandoned(live.dir())).isEmpty();
+
+      Process other =
+          new ProcessBuilder(
+                  java, probe.toString(), live.dir().resolve(Scratch.LOCK_FILE).toString())
+              .redirectErrorStream(true)
+              .start();
+      String answer = new String(other.getInputStream().readAllBytes()).trim();
+      other.waitFor();
+
+      assertThat(answer).as("another process asking for the live scratch's lock").isEqualTo("held");
+    }
   }
 }

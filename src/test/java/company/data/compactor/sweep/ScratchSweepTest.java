@@ -5,14 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Scratch;
+import company.data.compactor.storage.Storage;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -165,6 +171,106 @@ class ScratchSweepTest {
     SweepResult result = sweep();
 
     assertThat(result.failure()).isEmpty();
+    assertThat(result.scratchDirsSwept()).isZero();
+  }
+
+  /**
+   * A scratch root that is a mount point holds lost+found (drwx------ root), and any directory the
+   * sweep cannot read is the same: not ours, and no reason to stop sweeping the rest. (Root reads
+   * anything, so as root this passes either way; without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH,
+   * or as another user, a listing that asked it whether it is empty failed as a whole.)
+   */
+  @Test
+  void anUnreadableDirectoryNotNamedLikeOurs_doesNotStopTheSweep() throws Exception {
+    Path killed =
+        leftover("run-0f8fad5b-d9cb-469f-a165-70867728950e", NOW.minus(Duration.ofDays(1)), "x");
+    Path lostAndFound = Files.createDirectories(scratchRoot().resolve("lost+found"));
+    Files.setPosixFilePermissions(lostAndFound, Set.of());
+    try {
+      SweepResult result = sweep();
+
+      assertThat(result.failure()).isEmpty();
+      assertThat(killed).doesNotExist();
+      assertThat(result.scratchDirsSwept()).isEqualTo(1);
+    } finally {
+      Files.setPosixFilePermissions(lostAndFound, PosixFilePermissions.fromString("rwx------"));
+    }
+  }
+
+  @FunctionalInterface
+  private interface Meanwhile {
+    void run() throws Exception;
+  }
+
+  /**
+   * A sweep over local storage that runs {@code meanwhile} when it lists the table: after it listed
+   * the scratch roots, before it deletes anything.
+   */
+  private SweepResult sweepWhile(Meanwhile meanwhile) {
+    Storage local = new LocalStorage();
+    Storage storage =
+        (Storage)
+            Proxy.newProxyInstance(
+                Storage.class.getClassLoader(),
+                new Class<?>[] {Storage.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("listRecursively")) {
+                    meanwhile.run();
+                  }
+                  try {
+                    return method.invoke(local, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    return new Sweeper(
+            storage,
+            List.of(scratchRoot()),
+            new SweepPolicy(TTL, Duration.ofHours(168)),
+            Clock.fixed(NOW, ZoneOffset.UTC))
+        .sweep(TableLocation.parse("table", work));
+  }
+
+  /**
+   * A killed run's scratch replaced by a link to someone's directory after the listing, before its
+   * delete: the link goes, never what it leads to.
+   */
+  @Test
+  void aScratchDirectorySwappedForALinkAfterTheListing_onlyTheLinkGoes() throws Exception {
+    Path someones = Files.createDirectories(work.resolve("elsewhere"));
+    Files.createFile(someones.resolve(Scratch.LOCK_FILE));
+    Files.writeString(someones.resolve("part-0.parquet"), "a user's");
+    Path dir =
+        leftover("run-0f8fad5b-d9cb-469f-a165-70867728950e", NOW.minus(Duration.ofDays(1)), "x");
+
+    sweepWhile(
+        () -> {
+          Scratch.deleteTree(dir);
+          Files.createSymbolicLink(dir, someones);
+        });
+
+    assertThat(someones.resolve("part-0.parquet")).isRegularFile();
+    assertThat(someones.resolve(Scratch.LOCK_FILE)).isRegularFile();
+    assertThat(Files.exists(dir, LinkOption.NOFOLLOW_LINKS)).isFalse();
+  }
+
+  /**
+   * An empty lockless directory listed stale and replaced by a file of the same name before the
+   * sweep removes it: the removal is an rmdir, which never unlinks a file.
+   */
+  @Test
+  void anEmptyDirectoryReplacedByAFileAfterTheListing_theFileStays() throws Exception {
+    Path dir = Files.createDirectories(scratchRoot().resolve("run-" + UUID_WITHOUT_LOCK));
+    age(dir, NOW.minus(Duration.ofDays(1)));
+
+    SweepResult result =
+        sweepWhile(
+            () -> {
+              Files.delete(dir);
+              Files.writeString(dir, "a user's");
+            });
+
+    assertThat(dir).isRegularFile().hasContent("a user's");
     assertThat(result.scratchDirsSwept()).isZero();
   }
 }
