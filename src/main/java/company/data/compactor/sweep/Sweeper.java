@@ -283,7 +283,7 @@ public final class Sweeper {
     }
   }
 
-  private static boolean isEmpty(Path dir) throws IOException {
+  private static boolean isEmpty(Path dir) {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       return !entries.iterator().hasNext();
     } catch (IOException e) {
@@ -302,8 +302,12 @@ public final class Sweeper {
           continue;
         }
         // Only directories Scratch made: they hold its lock file, or are empty (Scratch#create
-        // makes the directory, then its lock file: a run killed in between leaves it empty).
-        if (attrs.isDirectory() && (hasLockFile(entry) || isEmpty(entry))) {
+        // makes the directory, then its lock file: a run killed in between leaves it empty). Only
+        // one named like ours is opened to ask; the planner drops every other name anyway.
+        if (attrs.isDirectory()
+            && (hasLockFile(entry)
+                || (SweepPlanner.isScratchOfARun(entry.getFileName().toString())
+                    && isEmpty(entry)))) {
           found.add(new ScratchDirectory(entry, attrs.lastModifiedTime().toInstant()));
         }
       }
