@@ -1,3 +1,15 @@
+import company.data.compactor.delta.NewDataFile;
+import company.data.compactor.delta.RewriteCommit;
+import company.data.compactor.delta.TableWriter;
+import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelRewriteCommitter;
+import company.data.compactor.delta.kernel.KernelTableWriter;
+import company.data.compactor.demo.DemoTable;
+import company.data.compactor.model.DataFile;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.storage.LocalStorage;
+import java.util.concurrent.CompletableFuture;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
@@ -69,6 +81,18 @@ import org.duckdb.DuckDBDriver;
  *   Floor firstuse TABLE           start-up and first use of the libraries a run needs: kernel
  *                                  loads TABLE's snapshot and lists its files, DuckDB counts their
  *                                  rows
+ *   Floor demo DIR                 the part of README's demo that no design of it skips, in DIR
+ *                                  (empty): the 30 appends committed through kernel (the product's
+ *                                  own writer: kernel's transactions, data files by DuckDB), kernel
+ *                                  loading the table, one DuckDB read of its 30 files (the reader's
+ *                                  latency before), one DuckDB rewrite per partition, one read of
+ *                                  the 3 new files (after: with the read before, the row count and
+ *                                  sum compared), and one kernel commit of the rewrite (the
+ *                                  product's committer). DuckDB loads on a second thread from the
+ *                                  start. No command line parsing, lease, probe repeats, fresh
+ *                                  reader per probe pass, column-by-column verification, commit per
+ *                                  partition, vacuum plan, log cleanup, report or page: a lower
+ *                                  bound of README's demo command, not a design to ship
  * </pre>
  *
  * Prints one JSON line on stdout: the result and each step's end in milliseconds from the start of
@@ -92,6 +116,7 @@ public final class Floor {
           case "vacuum-plan" ->
               vacuumPlan(Path.of(args[1]), Long.parseLong(args[2]), args[3].equals("two"));
           case "firstuse" -> firstUse(Path.of(args[1]));
+          case "demo" -> demo(Path.of(args[1]));
           default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         };
     step("done");
@@ -229,11 +254,11 @@ public final class Floor {
     Map<String, Long> second = new HashMap<>();
     String root = null;
     if (twoReaders) {
-      company.data.compactor.model.TableLocation location =
-          company.data.compactor.model.TableLocation.parse(table.toString(), Path.of("."));
+      TableLocation location =
+          TableLocation.parse(table.toString(), Path.of("."));
       history =
           new company.data.compactor.delta.kernel.KernelLogReader(
-                  new company.data.compactor.storage.LocalStorage())
+                  new LocalStorage())
               .read(location);
       for (company.data.compactor.delta.Tombstone t : history.tombstones()) {
         second.put(t.path(), t.removedAtMillis());
@@ -329,6 +354,124 @@ public final class Floor {
     }
     step("log_read");
     return new LogRead(commits, tombstones, active);
+  }
+
+  private static String demo(Path dir) throws Exception {
+    // The log manager first, on this thread: started from two threads at once it can deadlock.
+    // Libraries log at WARNING, as on the command line (kernel's metrics reports are then skipped).
+    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    // DuckDB's native library loads beside kernel's first use, as the product starts it.
+    CompletableFuture<Connection> db =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return new DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+              } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    var storage = new LocalStorage();
+    var location = TableLocation.parse("demo_delta_table", dir);
+    var writer =
+        KernelTableWriter.withDuckDbDataFiles(
+            storage, Files.createDirectories(dir.resolve("scratch")));
+    writer.create(
+        location,
+        DemoTable.SCHEMA,
+        DemoTable.properties());
+    List<TableWriter.Append> appends = new ArrayList<>();
+    for (int i = 0; i < DemoTable.APPENDS; i++) {
+      appends.add(
+          new TableWriter.Append(
+              DemoTable.partitionOf(i),
+              DemoTable.rowsOf(i)));
+    }
+    writer.appendAll(location, appends);
+    step("seeded");
+    var snapshot = new KernelDeltaTables(storage).loadLatest(location);
+    Map<PartitionValues, List<DataFile>> perPartition = new java.util.LinkedHashMap<>();
+    for (var file : snapshot.activeFiles()) {
+      perPartition.computeIfAbsent(file.partition(), k -> new ArrayList<>()).add(file);
+    }
+    step("loaded");
+    List<String> all = new ArrayList<>();
+    snapshot.activeFiles().forEach(f -> all.add(local(f.path())));
+    String before;
+    String after;
+    List<String> written = new ArrayList<>();
+    List<NewDataFile> added = new ArrayList<>();
+    try (Connection c = db.join();
+        Statement s = c.createStatement()) {
+      step("duckdb_ready");
+      before = sumOf(s, all);
+      step("read_before");
+      int n = 0;
+      for (var partition : perPartition.entrySet()) {
+        var first = partition.getValue().get(0);
+        String relative =
+            first.logPath().substring(0, first.logPath().lastIndexOf('/') + 1)
+                + "floor-"
+                + n++
+                + ".parquet";
+        String out = location.child(relative);
+        s.execute(
+            "COPY (SELECT * EXCLUDE (event_date) FROM read_parquet("
+                + list(partition.getValue().stream().map(f -> local(f.path())).toList())
+                + ")) TO '"
+                + local(out)
+                + "' (FORMAT parquet, COMPRESSION zstd)");
+        written.add(local(out));
+        added.add(
+            new NewDataFile(
+                out,
+                relative,
+                Files.size(Path.of(local(out))),
+                partition.getKey(),
+                "{\"numRecords\":" + partition.getValue().size() * 50 + "}",
+                System.currentTimeMillis(),
+                Map.of()));
+      }
+      step("rewritten");
+      after = sumOf(s, written);
+      step("read_after");
+    }
+    if (!before.equals(after)) {
+      throw new IllegalStateException("rewrite changed the rows: " + before + " -> " + after);
+    }
+    var outcome =
+        new KernelRewriteCommitter(storage, java.time.Clock.systemUTC())
+            .commitRewrite(
+                new RewriteCommit(
+                    location,
+                    snapshot.version(),
+                    snapshot.activeFiles(),
+                    added,
+                    "OPTIMIZE",
+                    Map.of(),
+                    Map.of()));
+    step("committed");
+    return "{\"files\": "
+        + all.size()
+        + ", \"before\": \""
+        + before
+        + "\", \"after\": \""
+        + after
+        + "\", \"commit\": \""
+        + outcome
+        + "\"}";
+  }
+
+  private static String local(String uri) {
+    return Path.of(java.net.URI.create(uri)).toString();
+  }
+
+  private static String sumOf(Statement s, List<String> files) throws java.sql.SQLException {
+    try (ResultSet rs =
+        s.executeQuery(
+            "SELECT count(*), sum(amount) FROM read_parquet(" + list(files) + ")")) {
+      rs.next();
+      return rs.getLong(1) + " rows, sum " + rs.getDouble(2);
+    }
   }
 
   private static String firstUse(Path table) throws Exception {
