@@ -51,7 +51,8 @@ import org.duckdb.DuckDBDriver;
  * kernel replay, no report, no lease, no commits, no re-check before a delete). A lower bound: a
  * figure the product cannot beat, not a design to ship. Run by hand on the CLI's class path with
  * the serial collector and no start-up cache (bench/RESULTS.md, "Floors of the metadata commands
- * in Java", gives the commands); bench/run does not start it.
+ * in Java", gives the commands); bench/run starts only its {@code demo} mode (its startup
+ * section, beside the demo command, with a start-up cache of its own).
  *
  * <pre>
  *   Floor jvm                      the JVM starts and exits (this class path, nothing else)
