@@ -632,9 +632,10 @@ LOCAL_INVOKE_ENV = ["QUARKUS_FUNQY_EXPORT=webhook", "DELTA_COMPACTOR_WEBHOOK_KEY
                     "COMPACTOR_MAINTENANCE_FUNCTION=x", "COMPACTOR_ALLOWED_TABLE_PREFIXES=s3://delta-lake-prod/tables"]
 
 
-def java_binary():
+def jdk_tool(name="java"):
+    """A tool of the JDK bin/compactor runs on: JAVA_HOME's, else the one on PATH."""
     home = os.environ.get("JAVA_HOME")
-    return os.path.join(home, "bin", "java") if home else "java"
+    return os.path.join(home, "bin", name) if home else name
 
 
 def java_feature():
@@ -658,14 +659,13 @@ def demo_floor(work):
     shutil.rmtree(built, ignore_errors=True)
     built.mkdir(parents=True)
     cp = ":".join(str(j) for j in [main_jar, *jars])
-    javac = os.path.join(os.environ["JAVA_HOME"], "bin", "javac") if os.environ.get("JAVA_HOME") else "javac"
-    subprocess.run([javac, "--release", "17", "-nowarn", "-cp", cp, "-d", str(built), str(ROOT / "bench" / "Floor.java")],
+    subprocess.run([jdk_tool("javac"), "--release", "17", "-nowarn", "-cp", cp, "-d", str(built), str(ROOT / "bench" / "Floor.java")],
                    check=True)
     floor_jar = work / "bench-floor.jar"  # a class-sharing archive takes jars, not directories
-    subprocess.run(["jar", "cf", str(floor_jar), "-C", str(built), "."], check=True)
+    subprocess.run([jdk_tool("jar"), "cf", str(floor_jar), "-C", str(built), "."], check=True)
     cp = f"{floor_jar}:{cp}"
     feature = java_feature()
-    jvm = [java_binary(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+    jvm = [jdk_tool(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
            "-Djava.util.logging.manager=org.jboss.logmanager.LogManager", "-Xlog:disable", "-Xlog:all=warning:stderr"]
     if feature >= 24:
         jvm.append("--enable-native-access=ALL-UNNAMED")

@@ -47,6 +47,11 @@ def test_quick_benchmark_runs_every_section_and_its_checks(tmp_path):
         assert re.search(r"^\| " + re.escape(name) + r" \| \d+\.\d\dx \|", out, re.M), name
     requests = re.search(r"^\| delta-compactor run \| [^|]+ \| [^|]+ \| (\d+) \| ([\d.]+) \|", s3, re.M)
     assert requests and int(requests.group(1)) > 0 and float(requests.group(2)) > 0, s3[:2000]
+    # The demo command beside its floor, both run in the same rounds.
+    startup = out[out.index("#### Start-up: the demo command and the Lambda cold start"):]
+    assert re.search(r"^\| demo floor \(`Floor demo`\) \| \d+\.\d\d \|", startup, re.M), startup[:3000]
+    assert re.search(r"^\| demo floor wall \(`Floor demo`, same rounds\) \| \d+\.\d\d s \| the command [+-]\d+\.\d\d s above it \|",
+                     out, re.M), out[:3000]
     # Every section shows our phase timings (the report's timings_ms) under their report names.
     headings = [m.start() for m in re.finditer(r"^#### ", out, re.M)] + [len(out)]
     for start, end in zip(headings, headings[1:]):
