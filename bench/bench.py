@@ -707,6 +707,13 @@ def startup_bench(args, work):
     each demo command, in the same round, the demo's floor (bench/Floor.java demo): the part of the
     demo no design of it skips, so an entry shows how much of the command is the tool's own."""
     floor = demo_floor(work)
+    # One unmeasured run first: a build's first run records the command's start-up cache (seconds),
+    # and the floor's cache is recorded before its measured runs too.
+    priming = work / "startup-priming"
+    shutil.rmtree(priming, ignore_errors=True)
+    priming.mkdir(parents=True)
+    subprocess.run([str(ROOT / "bin" / "compactor"), "run"], cwd=priming, capture_output=True, check=True)
+    shutil.rmtree(priming)
     demo_walls = []
     floor_walls = []
     for i in range(args.repeat):
@@ -743,9 +750,9 @@ def startup_bench(args, work):
     first = statistics.median(cold)
     lines = ["#### Start-up: the demo command and the Lambda cold start", "",
              "The demo command: README's `bin/compactor run` in a fresh, empty directory (seeds the 30-append demo "
-             "table, inspects, probes, compacts, plans vacuum, writes the report), process start to exit; the "
-             "first `run` of a build records the start-up cache (a class-data-sharing archive on Java 17-24, an AOT cache "
-             "on 25+), unless the demo section's seeding run did. Goal: <= 1.0 s.", "",
+             "table, inspects, probes, compacts, plans vacuum, writes the report), process start to exit; an "
+             "unmeasured run before them records the build's start-up cache (a class-data-sharing archive on Java 17-24, "
+             "an AOT cache on 25+) when no earlier run did. Goal: <= 1.0 s.", "",
              "The demo's floor, run after each demo command in the same round: `bench/Floor.java demo`, the part "
              "of the demo no design of it skips (the 30 appends committed through kernel, kernel loading the table, "
              "one DuckDB read before and after, one DuckDB rewrite per partition with row count and sum compared, "
