@@ -866,9 +866,7 @@ def main():
 
 def java_version():
     try:
-        home = os.environ.get("JAVA_HOME")
-        java = os.path.join(home, "bin", "java") if home else "java"
-        out = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+        out = subprocess.run([jdk_tool(), "-version"], capture_output=True, text=True).stderr.splitlines()[0]
         return out.split('"')[1]
     except Exception:  # noqa: BLE001 - only a label in the results
         return "unknown"
