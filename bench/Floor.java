@@ -1,7 +1,10 @@
+import company.data.compactor.delta.LogHistory;
 import company.data.compactor.delta.NewDataFile;
 import company.data.compactor.delta.RewriteCommit;
 import company.data.compactor.delta.TableWriter;
+import company.data.compactor.delta.Tombstone;
 import company.data.compactor.delta.kernel.KernelDeltaTables;
+import company.data.compactor.delta.kernel.KernelLogReader;
 import company.data.compactor.delta.kernel.KernelRewriteCommitter;
 import company.data.compactor.delta.kernel.KernelTableWriter;
 import company.data.compactor.demo.DemoTable;
@@ -9,7 +12,6 @@ import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.storage.LocalStorage;
-import java.util.concurrent.CompletableFuture;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
@@ -34,6 +36,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -251,17 +254,13 @@ public final class Floor {
     LogRead read = readLog(table.resolve("_delta_log"));
     Map<String, Long> tombstones = read.tombstones();
     Set<String> active = read.active();
-    company.data.compactor.delta.LogHistory history = null;
+    LogHistory history = null;
     Map<String, Long> second = new HashMap<>();
     String root = null;
     if (twoReaders) {
-      TableLocation location =
-          TableLocation.parse(table.toString(), Path.of("."));
-      history =
-          new company.data.compactor.delta.kernel.KernelLogReader(
-                  new LocalStorage())
-              .read(location);
-      for (company.data.compactor.delta.Tombstone t : history.tombstones()) {
+      TableLocation location = TableLocation.parse(table.toString(), Path.of("."));
+      history = new KernelLogReader(new LocalStorage()).read(location);
+      for (Tombstone t : history.tombstones()) {
         second.put(t.path(), t.removedAtMillis());
       }
       root = location.uri() + "/";
@@ -358,8 +357,9 @@ public final class Floor {
   }
 
   private static String demo(Path dir) throws Exception {
-    // The log manager first, on this thread: started from two threads at once it can deadlock.
-    // Libraries log at WARNING, as on the command line (kernel's metrics reports are then skipped).
+    // The log manager starts here, on this thread, before DuckDB's thread: started from two threads
+    // at once it can deadlock. Libraries log at WARNING, as on the command line (kernel's metrics
+    // reports are then skipped).
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
     // DuckDB's native library loads beside kernel's first use, as the product starts it.
     CompletableFuture<Connection> db =
@@ -373,19 +373,12 @@ public final class Floor {
             });
     var storage = new LocalStorage();
     var location = TableLocation.parse("demo_delta_table", dir);
-    var writer =
-        KernelTableWriter.withDuckDbDataFiles(
-            storage, Files.createDirectories(dir.resolve("scratch")));
-    writer.create(
-        location,
-        DemoTable.SCHEMA,
-        DemoTable.properties());
+    Path scratch = Files.createDirectories(dir.resolve("scratch"));
+    var writer = KernelTableWriter.withDuckDbDataFiles(storage, scratch);
+    writer.create(location, DemoTable.SCHEMA, DemoTable.properties());
     List<TableWriter.Append> appends = new ArrayList<>();
     for (int i = 0; i < DemoTable.APPENDS; i++) {
-      appends.add(
-          new TableWriter.Append(
-              DemoTable.partitionOf(i),
-              DemoTable.rowsOf(i)));
+      appends.add(new TableWriter.Append(DemoTable.partitionOf(i), DemoTable.rowsOf(i)));
     }
     writer.appendAll(location, appends);
     step("seeded");
@@ -428,7 +421,7 @@ public final class Floor {
                 relative,
                 Files.size(Path.of(local(out))),
                 partition.getKey(),
-                "{\"numRecords\":" + partition.getValue().size() * 50 + "}",
+                "{\"numRecords\":" + partition.getValue().size() * DemoTable.ROWS_PER_APPEND + "}",
                 System.currentTimeMillis(),
                 Map.of()));
       }
@@ -468,8 +461,7 @@ public final class Floor {
 
   private static String sumOf(Statement s, List<String> files) throws java.sql.SQLException {
     try (ResultSet rs =
-        s.executeQuery(
-            "SELECT count(*), sum(amount) FROM read_parquet(" + list(files) + ")")) {
+        s.executeQuery("SELECT count(*), sum(amount) FROM read_parquet(" + list(files) + ")")) {
       rs.next();
       return rs.getLong(1) + " rows, sum " + rs.getDouble(2);
     }
