@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
 
 /**
@@ -52,7 +53,7 @@ public final class DuckDbConnections {
   /**
    * The next caller's database, opened ahead on a daemon thread after each {@link #inMemory} call:
    * starting a database takes ~15 ms of CPU (its catalog and built-in functions), and a run opens
-   * one per probe pass and two per bin, so the start runs on the other core while the caller reads
+   * one per probe measurement and two per bin, so the start runs on the other core while the caller reads
    * or writes. Nothing is ever run on it before it is handed out: the caller gets a new, unused
    * database either way. Null when none is being opened.
    */
@@ -72,6 +73,15 @@ public final class DuckDbConnections {
     }
     openAhead();
     return connection;
+  }
+
+  /**
+   * A new connection to the database {@code database} is connected to: a session of its own
+   * (temporary views, settings set without {@code GLOBAL}) over the same catalog, global settings
+   * and caches, without starting another database (~20 ms of CPU). The caller closes it.
+   */
+  public static Connection another(Connection database) throws SQLException {
+    return database.unwrap(DuckDBConnection.class).duplicate();
   }
 
   /** The database opened ahead; null when its start failed (the caller opens one and meets it). */

@@ -207,75 +207,10 @@ public final class StorageReadProbe implements LatencyProbe {
               0);
         }
       }
-      long downloaded = 0;
-      // One round of requests: a warm-up over the whole sample could overrun the share on a slow
-      // store and leave no time to measure.
-      ProbeSample warmUpSample = sample.firstFiles(settings.concurrency());
-      Pass warmUp = pass(warmUpSample.files(), method);
-      downloaded += warmUp.downloadedBytes();
-      double warmUpMs = warmUp.ms();
-      Share budget = allotment.once(warmUpSample.bytes(), warmUpMs);
-      long totalMs = budget.totalMs();
-      long shareMs = budget.shareMs();
-      // A whole sample that does not fit is cut to the prefix that does, rather than skipped.
-      ProbeSample timedSample =
-          sample.prefixWithin(
-              ProbeBudget.bytesThatFit(
-                  sample.bytes(),
-                  ProbeBudget.passMs(sample.bytes(), warmUpSample.bytes(), warmUpMs),
-                  shareMs - msSince(started)));
-      if (timedSample.files().isEmpty()) {
-        timedSample = sample;
+      try (Connection database = database()) {
+        return timedPasses(
+            database, partitions, sample, maxRuns, allotment, started, method, labels);
       }
-      List<Double> runs = new ArrayList<>();
-      String result = warmUp.result();
-      double slowest = ProbeBudget.passMs(timedSample.bytes(), warmUpSample.bytes(), warmUpMs);
-      while (runs.size() < maxRuns && msSince(started) + slowest <= shareMs) {
-        Pass timed = pass(timedSample.files(), method);
-        double ms = timed.ms();
-        downloaded += timed.downloadedBytes();
-        runs.add(ms);
-        slowest = Math.max(slowest, ms);
-        result = timed.result();
-      }
-      if (runs.isEmpty()) {
-        return ProbeResult.skipped(
-            String.format(
-                Locale.ROOT,
-                "budget: the warm-up pass took %.0f ms (%d of the sample's %d files) and %d ms of"
-                    + " this measurement's %d ms share of the %d ms budget were used, so no timed"
-                    + " pass fits; raise %s or %s, or lower %s or %s (not even a pass over the"
-                    + " sample's first file would fit)",
-                warmUpMs,
-                warmUpSample.files().size(),
-                sample.files().size(),
-                msSince(started),
-                Math.max(0, shareMs),
-                totalMs,
-                ProbeSettings.BUDGET_PCT_VARIABLE,
-                ProbeSettings.BUDGET_MIN_MS_VARIABLE,
-                ProbeSettings.MAX_FILES_VARIABLE,
-                ProbeSettings.MAX_BYTES_VARIABLE),
-            method,
-            sample,
-            labels,
-            totalMs,
-            msSince(started),
-            downloaded);
-      }
-      return new ProbeResult(
-          ProbeResult.Outcome.MEASURED,
-          null,
-          round(median(runs)),
-          runs.stream().map(StorageReadProbe::round).toList(),
-          timedSample.files().size(),
-          timedSample.bytes(),
-          labels(timedSample, partitions),
-          result,
-          method,
-          totalMs,
-          msSince(started),
-          downloaded);
     } catch (IOException | SQLException e) {
       throw Errors.operationFailed(
           "probing read latency of " + snapshot.location() + " at version " + snapshot.version(),
@@ -283,19 +218,120 @@ public final class StorageReadProbe implements LatencyProbe {
     }
   }
 
+  /**
+   * The measurement's database: each pass reads on a new connection to it ({@link #pass}), and
+   * DuckDB's caches of file data and Parquet metadata are off, so no pass reads what an earlier one
+   * cached, as if each were a new reader; one database per measurement, not per pass, saves a start
+   * and a close (~20 ms of CPU each) per pass.
+   */
+  private Connection database() throws SQLException {
+    Connection database = DuckDbConnections.inMemory();
+    try (Statement s = database.createStatement()) {
+      s.execute("SET GLOBAL home_directory = " + Sql.literal(tempRoot.toString()));
+      s.execute("SET GLOBAL enable_external_file_cache = false");
+      s.execute("SET GLOBAL parquet_metadata_cache = false");
+    } catch (SQLException e) {
+      database.close();
+      throw e;
+    }
+    return database;
+  }
+
+  private ProbeResult timedPasses(
+      Connection database,
+      List<PartitionValues> partitions,
+      ProbeSample sample,
+      int maxRuns,
+      Allotment allotment,
+      long started,
+      ReadMethod method,
+      List<String> labels)
+      throws IOException, SQLException {
+    long downloaded = 0;
+    // One round of requests: a warm-up over the whole sample could overrun the share on a slow
+    // store and leave no time to measure.
+    ProbeSample warmUpSample = sample.firstFiles(settings.concurrency());
+    Pass warmUp = pass(database, warmUpSample.files(), method);
+    downloaded += warmUp.downloadedBytes();
+    double warmUpMs = warmUp.ms();
+    Share budget = allotment.once(warmUpSample.bytes(), warmUpMs);
+    long totalMs = budget.totalMs();
+    long shareMs = budget.shareMs();
+    // A whole sample that does not fit is cut to the prefix that does, rather than skipped.
+    ProbeSample timedSample =
+        sample.prefixWithin(
+            ProbeBudget.bytesThatFit(
+                sample.bytes(),
+                ProbeBudget.passMs(sample.bytes(), warmUpSample.bytes(), warmUpMs),
+                shareMs - msSince(started)));
+    if (timedSample.files().isEmpty()) {
+      timedSample = sample;
+    }
+    List<Double> runs = new ArrayList<>();
+    String result = warmUp.result();
+    double slowest = ProbeBudget.passMs(timedSample.bytes(), warmUpSample.bytes(), warmUpMs);
+    while (runs.size() < maxRuns && msSince(started) + slowest <= shareMs) {
+      Pass timed = pass(database, timedSample.files(), method);
+      double ms = timed.ms();
+      downloaded += timed.downloadedBytes();
+      runs.add(ms);
+      slowest = Math.max(slowest, ms);
+      result = timed.result();
+    }
+    if (runs.isEmpty()) {
+      return ProbeResult.skipped(
+          String.format(
+              Locale.ROOT,
+              "budget: the warm-up pass took %.0f ms (%d of the sample's %d files) and %d ms of"
+                  + " this measurement's %d ms share of the %d ms budget were used, so no timed"
+                  + " pass fits; raise %s or %s, or lower %s or %s (not even a pass over the"
+                  + " sample's first file would fit)",
+              warmUpMs,
+              warmUpSample.files().size(),
+              sample.files().size(),
+              msSince(started),
+              Math.max(0, shareMs),
+              totalMs,
+              ProbeSettings.BUDGET_PCT_VARIABLE,
+              ProbeSettings.BUDGET_MIN_MS_VARIABLE,
+              ProbeSettings.MAX_FILES_VARIABLE,
+              ProbeSettings.MAX_BYTES_VARIABLE),
+          method,
+          sample,
+          labels,
+          totalMs,
+          msSince(started),
+          downloaded);
+    }
+    return new ProbeResult(
+        ProbeResult.Outcome.MEASURED,
+        null,
+        round(median(runs)),
+        runs.stream().map(StorageReadProbe::round).toList(),
+        timedSample.files().size(),
+        timedSample.bytes(),
+        labels(timedSample, partitions),
+        result,
+        method,
+        totalMs,
+        msSince(started),
+        downloaded);
+  }
+
   /** One pass's answer, what it downloaded and how long it took. */
   private record Pass(String result, long downloadedBytes, double ms) {}
 
   /**
-   * One pass over {@code files} in a new DuckDB database, timed from after the database has started
-   * (a reader's engine is up before it reads; the start, ~15 ms, would only add a constant to both
-   * measurements) to the query's answer.
+   * One pass over {@code files} on a new connection to the measurement's {@code database}, timed
+   * from after the connection is made (a reader's engine is up before it reads) to the query's
+   * answer.
    */
-  private Pass pass(List<DataFile> files, ReadMethod method) throws IOException, SQLException {
+  private Pass pass(Connection database, List<DataFile> files, ReadMethod method)
+      throws IOException, SQLException {
     if (files.isEmpty()) {
       return new Pass("", 0, 0);
     }
-    try (Connection c = DuckDbConnections.inMemory()) {
+    try (Connection c = DuckDbConnections.another(database)) {
       long started = System.nanoTime();
       if (method == ReadMethod.IN_PLACE) {
         List<Path> local =
@@ -337,9 +373,8 @@ public final class StorageReadProbe implements LatencyProbe {
   private String query(Connection c, List<Path> files) throws SQLException {
     String list = Sql.pathList(files);
     try (Statement s = c.createStatement()) {
-      s.execute("SET home_directory = " + Sql.literal(tempRoot.toString()));
       s.execute(
-          "CREATE VIEW t AS SELECT * FROM read_parquet("
+          "CREATE TEMP VIEW t AS SELECT * FROM read_parquet("
               + list
               + ", hive_partitioning = false, union_by_name = true)");
       try (ResultSet rs = s.executeQuery(settings.query())) {
