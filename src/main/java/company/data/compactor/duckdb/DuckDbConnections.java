@@ -52,10 +52,11 @@ public final class DuckDbConnections {
 
   /**
    * The next caller's database, opened ahead on a daemon thread after each {@link #inMemory} call:
-   * starting a database takes ~15 ms of CPU (its catalog and built-in functions), and a run opens
-   * one per probe measurement and two per bin, so the start runs on the other core while the caller reads
-   * or writes. Nothing is ever run on it before it is handed out: the caller gets a new, unused
-   * database either way. Null when none is being opened.
+   * starting a database takes ~15-20 ms of CPU (its catalog and built-in functions), and a run
+   * opens one to seed the demo, one per probe measurement and two to compact (the writer's and the
+   * verifier's), so the start runs on the other core while the caller reads or writes. Nothing is
+   * ever run on it before it is handed out: the caller gets a new, unused database either way. Null
+   * when none is being opened.
    */
   private static final AtomicReference<CompletableFuture<Connection>> AHEAD =
       new AtomicReference<>();
