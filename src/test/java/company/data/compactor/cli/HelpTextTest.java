@@ -49,7 +49,7 @@ class HelpTextTest {
 
   @Test
   void everyHelp_keepsEveryWordOnOneLine() {
-    CommandLine root = new CommandLine(new Main(Map.of()));
+    CommandLine root = Main.commandLine(Map.of());
     List<String> broken = new ArrayList<>();
     List<CommandLine> commands = new ArrayList<>(List.of(root));
     commands.addAll(root.getSubcommands().values());
