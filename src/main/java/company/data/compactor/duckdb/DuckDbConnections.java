@@ -53,10 +53,10 @@ public final class DuckDbConnections {
   /**
    * The next caller's database, opened ahead on a daemon thread after each {@link #inMemory} call:
    * starting a database takes ~15-20 ms of CPU (its catalog and built-in functions), and a run
-   * opens one to seed the demo, one per probe measurement and two to compact (the writer's and the
-   * verifier's), so the start runs on the other core while the caller reads or writes. Nothing is
-   * ever run on it before it is handed out: the caller gets a new, unused database either way. Null
-   * when none is being opened.
+   * opens one to seed the demo, one per probe measurement (per pass with a query of the operator's
+   * own) and two to compact (the writer's and the verifier's), so the start runs on the other core
+   * while the caller reads or writes. Nothing is ever run on it before it is handed out: the caller
+   * gets a new, unused database either way. Null when none is being opened.
    */
   private static final AtomicReference<CompletableFuture<Connection>> AHEAD =
       new AtomicReference<>();

@@ -207,9 +207,9 @@ public final class StorageReadProbe implements LatencyProbe {
               0);
         }
       }
-      try (Connection database = database()) {
+      try (ProbeReaders readers = ProbeReaders.forQuery(settings.query(), tempRoot)) {
         return timedPasses(
-            database, partitions, sample, maxRuns, allotment, started, method, labels);
+            readers, partitions, sample, maxRuns, allotment, started, method, labels);
       }
     } catch (IOException | SQLException e) {
       throw Errors.operationFailed(
@@ -218,27 +218,8 @@ public final class StorageReadProbe implements LatencyProbe {
     }
   }
 
-  /**
-   * The measurement's database: each pass reads on a new connection to it ({@link #pass}), and
-   * DuckDB's caches of file data and Parquet metadata are off, so no pass reads what an earlier one
-   * cached, as if each were a new reader; one database per measurement, not per pass, saves a start
-   * and a close (~20 ms of CPU each) per pass.
-   */
-  private Connection database() throws SQLException {
-    Connection database = DuckDbConnections.inMemory();
-    try (Statement s = database.createStatement()) {
-      s.execute("SET GLOBAL home_directory = " + Sql.literal(tempRoot.toString()));
-      s.execute("SET GLOBAL enable_external_file_cache = false");
-      s.execute("SET GLOBAL parquet_metadata_cache = false");
-    } catch (SQLException e) {
-      database.close();
-      throw e;
-    }
-    return database;
-  }
-
   private ProbeResult timedPasses(
-      Connection database,
+      ProbeReaders readers,
       List<PartitionValues> partitions,
       ProbeSample sample,
       int maxRuns,
@@ -251,7 +232,7 @@ public final class StorageReadProbe implements LatencyProbe {
     // One round of requests: a warm-up over the whole sample could overrun the share on a slow
     // store and leave no time to measure.
     ProbeSample warmUpSample = sample.firstFiles(settings.concurrency());
-    Pass warmUp = pass(database, warmUpSample.files(), method);
+    Pass warmUp = pass(readers, warmUpSample.files(), method);
     downloaded += warmUp.downloadedBytes();
     double warmUpMs = warmUp.ms();
     Share budget = allotment.once(warmUpSample.bytes(), warmUpMs);
@@ -271,7 +252,7 @@ public final class StorageReadProbe implements LatencyProbe {
     String result = warmUp.result();
     double slowest = ProbeBudget.passMs(timedSample.bytes(), warmUpSample.bytes(), warmUpMs);
     while (runs.size() < maxRuns && msSince(started) + slowest <= shareMs) {
-      Pass timed = pass(database, timedSample.files(), method);
+      Pass timed = pass(readers, timedSample.files(), method);
       double ms = timed.ms();
       downloaded += timed.downloadedBytes();
       runs.add(ms);
@@ -322,16 +303,15 @@ public final class StorageReadProbe implements LatencyProbe {
   private record Pass(String result, long downloadedBytes, double ms) {}
 
   /**
-   * One pass over {@code files} on a new connection to the measurement's {@code database}, timed
-   * from after the connection is made (a reader's engine is up before it reads) to the query's
-   * answer.
+   * One pass over {@code files} on a connection no earlier pass used ({@link ProbeReaders}), timed
+   * from after it is made (a reader's engine is up before it reads) to the query's answer.
    */
-  private Pass pass(Connection database, List<DataFile> files, ReadMethod method)
+  private Pass pass(ProbeReaders readers, List<DataFile> files, ReadMethod method)
       throws IOException, SQLException {
     if (files.isEmpty()) {
       return new Pass("", 0, 0);
     }
-    try (Connection c = DuckDbConnections.another(database)) {
+    try (Connection c = readers.next()) {
       long started = System.nanoTime();
       if (method == ReadMethod.IN_PLACE) {
         List<Path> local =

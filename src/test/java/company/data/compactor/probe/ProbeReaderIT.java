@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Each pass of the probe reads as a fresh reader: DuckDB's caches of file data and Parquet metadata
  * are off, and the pass sees only its own view of the sample, so no pass reads what an earlier one
- * cached (the passes of a measurement share one database since 2026-12-07, issue 18: a database per
- * pass cost ~20 ms of CPU each, eight per demo run).
+ * cached. The query here is not the default, so each pass has a database of its own (the default
+ * query's passes share one: {@link ProbeReadersTest}).
  */
 class ProbeReaderIT {
 
