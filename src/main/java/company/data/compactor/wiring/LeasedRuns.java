@@ -95,11 +95,21 @@ public final class LeasedRuns {
   /**
    * Wires {@code run}'s pipeline and takes its table lease for {@code runId}.
    *
-   * @throws CompactorException INVALID_REQUEST for a malformed setting (before the lease); REFUSED
+   * @throws CompactorException TABLE_NOT_FOUND when a run that does not seed the demo names a
+   *     location with no table; INVALID_REQUEST for a malformed setting (before the lease); REFUSED
    *     naming the holder when another run holds the table, or OPERATION_FAILED when the store
-   *     fails (alerted on Slack when asked for); nothing touched
+   *     fails (alerted on Slack when asked for, as is a missing table); nothing touched
    */
   public Ready take(AdmittedRun run, String runId) {
+    if (!run.request().demoMode()) {
+      // A run of an existing table: refused before its lease writes at a path with no table.
+      try {
+        Wiring.requireTable(run.location(), workDir, environment);
+      } catch (CompactorException e) {
+        alert(run, runId, "run", e.kind().name());
+        throw e;
+      }
+    }
     BoundGuard guard = new BoundGuard();
     MaintenancePipeline pipeline =
         Wiring.pipeline(run.location(), workDir, environment, runId, guard);

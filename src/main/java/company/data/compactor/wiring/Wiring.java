@@ -26,6 +26,8 @@ import company.data.compactor.lease.dynamodb.DynamoDbLeaseStore;
 import company.data.compactor.lease.dynamodb.DynamoDbReplayLedger;
 import company.data.compactor.loghygiene.LogCleanupExecutor;
 import company.data.compactor.loghygiene.LogCleanupPlanner;
+import company.data.compactor.loghygiene.LogFile;
+import company.data.compactor.loghygiene.LogFileKind;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.notify.FailureAlert;
 import company.data.compactor.notify.NoNotifier;
@@ -42,6 +44,7 @@ import company.data.compactor.publish.ReportPublisher;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
+import company.data.compactor.storage.StoredObject;
 import company.data.compactor.storage.s3.S3Clients;
 import company.data.compactor.storage.s3.S3Storage;
 import company.data.compactor.sweep.SweepPolicy;
@@ -52,6 +55,8 @@ import company.data.compactor.telemetry.dynamodb.DynamoDbTelemetrySink;
 import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumExecutor;
 import company.data.compactor.vacuum.VacuumPlanner;
+import java.io.FileNotFoundException;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -120,6 +125,34 @@ public final class Wiring {
               S3Clients.forConditionalWrites(environment),
               workDir.resolve(UPLOADS_RELATIVE_PATH));
     };
+  }
+
+  /**
+   * Refuses a table that is not there before a run writes anything at its location (the lease's
+   * record would otherwise be the one file at a mistyped path): its {@code _delta_log} must hold a
+   * commit or a checkpoint, the files a reader starts from.
+   *
+   * @throws company.data.compactor.error.CompactorException TABLE_NOT_FOUND when it holds neither,
+   *     or is not there; OPERATION_FAILED when the listing fails
+   */
+  public static void requireTable(
+      TableLocation location, Path workDir, Map<String, String> environment) {
+    List<StoredObject> log;
+    try {
+      log = storageFor(location, workDir, environment).listFrom(location.child("_delta_log/0"));
+    } catch (FileNotFoundException e) {
+      throw Errors.tableNotFound(location, e);
+    } catch (IOException e) {
+      throw Errors.operationFailed("listing the log of " + location, e);
+    }
+    boolean readable =
+        log.stream()
+            .map(LogFile::of)
+            .flatMap(Optional::stream)
+            .anyMatch(f -> f.kind() != LogFileKind.CHECKSUM);
+    if (!readable) {
+      throw Errors.tableNotFound(location, null);
+    }
   }
 
   /**

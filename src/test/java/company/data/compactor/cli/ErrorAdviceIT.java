@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import company.data.compactor.testing.CliRunner;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,37 @@ class ErrorAdviceIT {
         .endsWith(
             "(no _delta_log with a readable commit). Check table_uri. Or pass --demo-mode=true to"
                 + " create the demo table there.\n");
+  }
+
+  /**
+   * A command that changes an existing table, pointed at a path with no table, writes nothing
+   * there: the lease's record used to be the one file at a mistyped path ({@code
+   * <path>/_compactor/leases/lease-00000000000000000002.json}), found by helper-6 on 2026-12-07.
+   */
+  @Test
+  void aLeasedCommand_onAMissingTable_failsBeforeItsLease_andCreatesNothingThere() {
+    List<List<String>> commands =
+        List.of(
+            List.of("run", "--demo-mode=false"),
+            List.of("vacuum"),
+            List.of("vacuum", "--vacuum-dry-run=false"),
+            List.of("cleanup-log"));
+    for (List<String> command : commands) {
+      Path missing = work.resolve("missing-" + String.join("-", command).replace("=", "-"));
+      List<String> args = new java.util.ArrayList<>(command);
+      args.addAll(List.of("--work-dir", work.toString(), "--table-uri", missing.toString()));
+
+      CliRunner.Result result = CliRunner.run(Map.of(), args.toArray(String[]::new));
+
+      assertThat(result.code()).as(String.join(" ", command)).isEqualTo(1);
+      assertThat(result.err())
+          .as(String.join(" ", command))
+          .startsWith(
+              "compactor: error: No Delta table at file:"
+                  + missing
+                  + " (no _delta_log with a readable commit). Check table_uri.");
+      assertThat(missing).as(String.join(" ", command) + ": nothing written there").doesNotExist();
+    }
   }
 
   @Test
