@@ -130,16 +130,24 @@ public final class Wiring {
   /**
    * Refuses a table that is not there before a run writes anything at its location (the lease's
    * record would otherwise be the one file at a mistyped path): its {@code _delta_log} must hold a
-   * commit or a checkpoint, the files a reader starts from.
+   * commit or a checkpoint, the files a reader starts from. A {@code _last_checkpoint} says so
+   * without listing a log that may be long; without one the log is listed.
    *
    * @throws company.data.compactor.error.CompactorException TABLE_NOT_FOUND when it holds neither,
    *     or is not there; OPERATION_FAILED when the listing fails
    */
   public static void requireTable(
       TableLocation location, Path workDir, Map<String, String> environment) {
+    Storage storage = storageFor(location, workDir, environment);
     List<StoredObject> log;
     try {
-      log = storageFor(location, workDir, environment).listFrom(location.child("_delta_log/0"));
+      try {
+        storage.stat(location.child("_delta_log/_last_checkpoint"));
+        return;
+      } catch (FileNotFoundException e) {
+        // No checkpoint yet: the commits say whether there is a table.
+      }
+      log = storage.listFrom(location.child("_delta_log/0"));
     } catch (FileNotFoundException e) {
       throw Errors.tableNotFound(location, e);
     } catch (IOException e) {

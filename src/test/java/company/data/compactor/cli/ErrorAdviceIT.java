@@ -3,6 +3,7 @@ package company.data.compactor.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import company.data.compactor.testing.CliRunner;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,8 @@ class ErrorAdviceIT {
    * <path>/_compactor/leases/lease-00000000000000000002.json}), found by helper-6 on 2026-12-07.
    */
   @Test
-  void aLeasedCommand_onAMissingTable_failsBeforeItsLease_andCreatesNothingThere() {
+  void aLeasedCommand_onAMissingTable_failsBeforeItsLease_andCreatesNothingThere()
+      throws Exception {
     List<List<String>> commands =
         List.of(
             List.of("run", "--demo-mode=false"),
@@ -78,6 +80,16 @@ class ErrorAdviceIT {
                   + " (no _delta_log with a readable commit). Check table_uri.");
       assertThat(missing).as(String.join(" ", command) + ": nothing written there").doesNotExist();
     }
+    // A log with no commit and no checkpoint (a checksum alone) is no table either.
+    Path noCommit = work.resolve("no-commit");
+    Files.createDirectories(noCommit.resolve("_delta_log"));
+    Files.writeString(noCommit.resolve("_delta_log/00000000000000000000.crc"), "{}");
+    CliRunner.Result result =
+        CliRunner.run(
+            Map.of(), "vacuum", "--work-dir", work.toString(), "--table-uri", noCommit.toString());
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err()).startsWith("compactor: error: No Delta table at file:" + noCommit);
+    assertThat(noCommit.resolve("_compactor")).doesNotExist();
   }
 
   @Test
