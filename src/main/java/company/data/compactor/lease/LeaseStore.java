@@ -14,6 +14,15 @@ import java.util.Optional;
 public interface LeaseStore {
 
   /**
+   * Whether taking a lease writes at the table's own location (its records beside the table), so
+   * that a run must know the table is there before it takes one: at a mistyped path the record
+   * would be the one file written. A store elsewhere (DynamoDB) writes nothing at the table.
+   */
+  default boolean writesWithTable() {
+    return false;
+  }
+
+  /**
    * Takes the table's lease for {@code owner} until {@code now + ttl}, unless another owner holds
    * an unexpired one. An expired lease is taken over.
    */

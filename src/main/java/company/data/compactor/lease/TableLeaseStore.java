@@ -78,6 +78,11 @@ public final class TableLeaseStore implements LeaseStore {
   }
 
   @Override
+  public boolean writesWithTable() {
+    return true;
+  }
+
+  @Override
   public LeaseAttempt tryAcquire(TableLocation table, String owner, Instant now, Duration ttl) {
     String doing = "taking the lease of " + table + " in " + directory(table);
     return retrying(

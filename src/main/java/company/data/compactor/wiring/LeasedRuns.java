@@ -96,13 +96,15 @@ public final class LeasedRuns {
    * Wires {@code run}'s pipeline and takes its table lease for {@code runId}.
    *
    * @throws CompactorException TABLE_NOT_FOUND when a run that does not seed the demo names a
-   *     location with no table; INVALID_REQUEST for a malformed setting (before the lease); REFUSED
-   *     naming the holder when another run holds the table, or OPERATION_FAILED when the store
-   *     fails (alerted on Slack when asked for, as is a missing table); nothing touched
+   *     location with no table and its lease would be written there; INVALID_REQUEST for a
+   *     malformed setting (before the lease); REFUSED naming the holder when another run holds the
+   *     table, or OPERATION_FAILED when the store fails (alerted on Slack when asked for, as is a
+   *     missing table); nothing touched
    */
   public Ready take(AdmittedRun run, String runId) {
-    if (!run.request().demoMode()) {
-      // A run of an existing table: refused before its lease writes at a path with no table.
+    if (!run.request().demoMode() && leases.store().writesWithTable()) {
+      // A run of an existing table: refused before its lease writes at a path with no table. A
+      // lease kept elsewhere (DynamoDB) writes nothing there, and its store is asked first.
       try {
         Wiring.requireTable(run.location(), workDir, environment);
       } catch (CompactorException e) {
