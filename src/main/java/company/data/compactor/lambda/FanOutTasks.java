@@ -18,6 +18,7 @@ import company.data.compactor.model.TableLocation;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.ReportJson;
 import company.data.compactor.telemetry.EmfMetrics;
+import company.data.compactor.wiring.LeasedRuns;
 import company.data.compactor.wiring.Wiring;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -117,10 +118,12 @@ final class FanOutTasks {
     PlanStore plans = Wiring.plans(workDir, environment);
     int maxConcurrency = maxConcurrency();
     // A webhook hand-off sends the lease it took for this run id: the run continues it.
-    Lease lease =
-        event.get("lease") instanceof Map<?, ?> handedOver && runId.equals(handedOver.get("owner"))
-            ? leases.resume(lease(event))
-            : leases.take(run.location(), runId);
+    boolean handedOff =
+        event.get("lease") instanceof Map<?, ?> handedOver && runId.equals(handedOver.get("owner"));
+    if (!handedOff) {
+      LeasedRuns.requireTableBeforeLease(run, leases.store(), workDir, environment);
+    }
+    Lease lease = handedOff ? leases.resume(lease(event)) : leases.take(run.location(), runId);
     FanOutPlan plan;
     try {
       plan =

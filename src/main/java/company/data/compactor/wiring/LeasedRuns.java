@@ -5,6 +5,7 @@ import company.data.compactor.error.CompactorException;
 import company.data.compactor.error.Errors;
 import company.data.compactor.lease.Lease;
 import company.data.compactor.lease.LeaseGuard;
+import company.data.compactor.lease.LeaseStore;
 import company.data.compactor.lease.Leases;
 import company.data.compactor.notify.FailureAlert;
 import company.data.compactor.notify.NotificationResult;
@@ -102,24 +103,36 @@ public final class LeasedRuns {
    *     missing table); nothing touched
    */
   public Ready take(AdmittedRun run, String runId) {
-    if (!run.request().demoMode() && leases.store().writesWithTable()) {
-      // A run of an existing table: refused before its lease writes at a path with no table. A
-      // lease kept elsewhere (DynamoDB) writes nothing there, and its store is asked first.
-      try {
-        Wiring.requireTable(run.location(), workDir, environment);
-      } catch (CompactorException e) {
-        alert(run, runId, "run", e.kind().name());
-        throw e;
-      }
-    }
     BoundGuard guard = new BoundGuard();
     MaintenancePipeline pipeline =
         Wiring.pipeline(run.location(), workDir, environment, runId, guard);
+    try {
+      requireTableBeforeLease(run, leases.store(), workDir, environment);
+    } catch (CompactorException e) {
+      alert(run, runId, "run", e.kind().name());
+      throw e;
+    }
     try {
       return new Ready(run, leases.take(run.location(), runId), pipeline, guard);
     } catch (CompactorException e) {
       alert(run, runId, "lease", e.kind().name());
       throw e;
+    }
+  }
+
+  /**
+   * Refuses a run of a table that is not there before its lease is written there: a run that does
+   * not seed the demo, under a lease kept with the table ({@link LeaseStore#writesWithTable}), is
+   * checked with {@link Wiring#requireTable}. A lease kept elsewhere (DynamoDB) writes nothing at
+   * the table, and its store stays the first thing a run asks. Settings are validated before this
+   * (wiring), so a malformed one is invalid input at any location.
+   *
+   * @throws CompactorException TABLE_NOT_FOUND, or OPERATION_FAILED when the log cannot be listed
+   */
+  public static void requireTableBeforeLease(
+      AdmittedRun run, LeaseStore store, Path workDir, Map<String, String> environment) {
+    if (!run.request().demoMode() && store.writesWithTable()) {
+      Wiring.requireTable(run.location(), workDir, environment);
     }
   }
 

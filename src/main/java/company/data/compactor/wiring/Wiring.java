@@ -1,5 +1,8 @@
 package company.data.compactor.wiring;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.aws.AwsClients;
 import company.data.compactor.compact.exec.CompactionExecutor;
 import company.data.compactor.compact.exec.RewriteSettings;
@@ -57,11 +60,14 @@ import company.data.compactor.vacuum.VacuumExecutor;
 import company.data.compactor.vacuum.VacuumPlanner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -129,38 +135,59 @@ public final class Wiring {
 
   /**
    * Refuses a table that is not there before a run writes anything at its location (the lease's
-   * record would otherwise be the one file at a mistyped path): its {@code _delta_log} must hold a
-   * commit or a checkpoint, the files a reader starts from. A {@code _last_checkpoint} says so
-   * without listing a log that may be long; without one the log is listed.
+   * record would otherwise be the one file at a mistyped path): its {@code _delta_log} must be a
+   * directory holding a commit or a checkpoint, the files a reader starts from. The log is listed
+   * from the version {@code _last_checkpoint} names, so a long log is not listed whole; from its
+   * start when there is none, it cannot be read, or nothing is found from there.
    *
    * @throws company.data.compactor.error.CompactorException TABLE_NOT_FOUND when it holds neither,
-   *     or is not there; OPERATION_FAILED when the listing fails
+   *     or is not there (a file where the table or its log should be included); OPERATION_FAILED
+   *     when reading the log's listing fails
    */
   public static void requireTable(
       TableLocation location, Path workDir, Map<String, String> environment) {
     Storage storage = storageFor(location, workDir, environment);
-    List<StoredObject> log;
+    Optional<Path> local = storage.localFile(location.child("_delta_log"));
+    if (local.isPresent() && !Files.isDirectory(local.get())) {
+      throw Errors.tableNotFound(location, null);
+    }
     try {
-      try {
-        storage.stat(location.child("_delta_log/_last_checkpoint"));
+      String start = listingStart(storage, location);
+      if (readable(storage.listFrom(location.child("_delta_log/" + start)))
+          || (!start.equals("0") && readable(storage.listFrom(location.child("_delta_log/0"))))) {
         return;
-      } catch (FileNotFoundException e) {
-        // No checkpoint yet: the commits say whether there is a table.
       }
-      log = storage.listFrom(location.child("_delta_log/0"));
     } catch (FileNotFoundException e) {
       throw Errors.tableNotFound(location, e);
     } catch (IOException e) {
-      throw Errors.operationFailed("listing the log of " + location, e);
+      throw Errors.operationFailed("reading the log's listing of " + location, e);
     }
-    boolean readable =
-        log.stream()
-            .map(LogFile::of)
-            .flatMap(Optional::stream)
-            .anyMatch(f -> f.kind() != LogFileKind.CHECKSUM);
-    if (!readable) {
-      throw Errors.tableNotFound(location, null);
+    throw Errors.tableNotFound(location, null);
+  }
+
+  private static boolean readable(List<StoredObject> log) {
+    return log.stream()
+        .map(LogFile::of)
+        .flatMap(Optional::stream)
+        .anyMatch(f -> f.kind() != LogFileKind.CHECKSUM);
+  }
+
+  /**
+   * The name the log's listing starts at: the 20-digit version {@code _last_checkpoint} names, else
+   * {@code 0} (no such file, or one that does not name a version).
+   */
+  private static String listingStart(Storage storage, TableLocation location) throws IOException {
+    try (InputStream in = storage.openFrom(location.child("_delta_log/_last_checkpoint"), 0)) {
+      JsonNode version = new ObjectMapper().readTree(in.readNBytes(64 * 1024)).path("version");
+      if (version.canConvertToLong() && version.asLong() >= 0) {
+        return String.format(Locale.ROOT, "%020d", version.asLong());
+      }
+    } catch (FileNotFoundException e) {
+      // No checkpoint yet.
+    } catch (JsonProcessingException e) {
+      // A pointer that cannot be read: the whole log says.
     }
+    return "0";
   }
 
   /**
