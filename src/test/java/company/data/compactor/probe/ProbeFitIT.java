@@ -2,13 +2,9 @@ package company.data.compactor.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import company.data.compactor.delta.kernel.KernelDeltaTables;
-import company.data.compactor.delta.kernel.KernelTableWriter;
-import company.data.compactor.demo.DemoSeeder;
 import company.data.compactor.demo.DemoTable;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
-import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.testing.ForwardingStorage;
@@ -17,7 +13,6 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,13 +54,9 @@ class ProbeFitIT {
 
   @Test
   void aWarmUpOverTheWholeSampleWouldOverrunTheShare_oneRoundSizesThePrefixThatIsMeasured() {
-    LocalStorage local = new LocalStorage();
-    TableLocation location = TableLocation.parse("demo", work.resolve("t"));
-    KernelDeltaTables tables = new KernelDeltaTables(local);
-    new DemoSeeder(local, tables, new KernelTableWriter(local)).seed(location);
-    TableSnapshot snapshot = tables.loadLatest(location);
-    List<PartitionValues> partitions =
-        DemoTable.DATES.stream().map(d -> new PartitionValues(Map.of("event_date", d))).toList();
+    DemoSample demo = DemoSample.seed(work);
+    TableSnapshot snapshot = demo.snapshot();
+    List<PartitionValues> partitions = demo.partitions();
     // One GET at a time, 2 s floor, nothing planned: a 1 s share. A warm-up over the 30 files
     // would take ~3 s, overrun the share and leave nothing to measure (the quick S3 bench's case);
     // the warm-up reads one round (one file) and the timed passes read the prefix that fits.
@@ -98,13 +89,10 @@ class ProbeFitIT {
 
   @Test
   void theMeasurementAfter_makesAsManyTimedPassesAsTheOneBefore_evenWithBudgetLeft() {
-    LocalStorage local = new LocalStorage();
-    TableLocation location = TableLocation.parse("demo", work.resolve("t"));
-    KernelDeltaTables tables = new KernelDeltaTables(local);
-    new DemoSeeder(local, tables, new KernelTableWriter(local)).seed(location);
-    TableSnapshot snapshot = tables.loadLatest(location);
-    List<PartitionValues> partitions =
-        DemoTable.DATES.stream().map(d -> new PartitionValues(Map.of("event_date", d))).toList();
+    DemoSample demo = DemoSample.seed(work);
+    LocalStorage local = demo.local();
+    TableSnapshot snapshot = demo.snapshot();
+    List<PartitionValues> partitions = demo.partitions();
     ProbeSettings settings =
         new ProbeSettings(
             ProbeSettings.DEFAULT_QUERY, 3, 3, 16, 64, 128L * 1024 * 1024, 10.0, 600_000);

@@ -2,17 +2,11 @@ package company.data.compactor.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import company.data.compactor.delta.kernel.KernelDeltaTables;
-import company.data.compactor.delta.kernel.KernelTableWriter;
-import company.data.compactor.demo.DemoSeeder;
-import company.data.compactor.demo.DemoTable;
 import company.data.compactor.model.PartitionValues;
-import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.LocalStorage;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,13 +29,10 @@ class ProbeQueryStateIT {
 
   @Test
   void aQueryThatChangesGlobalState_doesNotCarryIntoLaterPasses() {
-    LocalStorage local = new LocalStorage();
-    TableLocation location = TableLocation.parse("demo", work.resolve("t"));
-    KernelDeltaTables tables = new KernelDeltaTables(local);
-    new DemoSeeder(local, tables, new KernelTableWriter(local)).seed(location);
-    TableSnapshot snapshot = tables.loadLatest(location);
-    List<PartitionValues> partitions =
-        DemoTable.DATES.stream().map(d -> new PartitionValues(Map.of("event_date", d))).toList();
+    DemoSample demo = DemoSample.seed(work);
+    LocalStorage local = demo.local();
+    TableSnapshot snapshot = demo.snapshot();
+    List<PartitionValues> partitions = demo.partitions();
     ProbeSettings settings =
         new ProbeSettings(QUERY, 3, 3, 16, 64, 128L * 1024 * 1024, 10.0, 600_000);
     StorageReadProbe probe = new StorageReadProbe(local, settings, work.resolve("probe"));
