@@ -13,15 +13,24 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.data.ArrayValue;
+import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.MapValue;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.transaction.DataLayoutSpec;
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
+import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
@@ -35,7 +44,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@link TableWriter} on Delta kernel: blind appends with stats, one commit per call. The snapshot
@@ -106,6 +123,9 @@ public final class KernelTableWriter implements TableWriter {
     // Without a DuckDB scratch root, no database: kernel's writer writes every file.
     try (DuckDbDataFiles duckDb =
         duckDbScratch.isEmpty() ? null : DuckDbDataFiles.open(storage, duckDbScratch.get())) {
+      if (duckDb != null && appends.size() > 1) {
+        return appendWrittenAhead(location, appends, duckDb);
+      }
       long version = -1;
       for (Append append : appends) {
         version = append(location, append, duckDb);
@@ -114,6 +134,220 @@ public final class KernelTableWriter implements TableWriter {
     } catch (IOException e) {
       throw Errors.operationFailed("writing data files of " + location, e);
     }
+  }
+
+  /**
+   * The appends one after another, each in a commit of its own on this thread, while a thread of
+   * its own writes their data files with DuckDB ahead of the commits (the demo's 30 files take a
+   * third of its seeding). Files are written for the transaction state of the first append's
+   * transaction; each later append uses the file written ahead only when its own transaction's
+   * state is the same (schema, physical schema, partition columns, table properties, path:
+   * everything kernel derives a data file and its stats from). When it is not (another writer
+   * changed the table between two appends), writing ahead stops, the files written ahead for
+   * appends not yet committed are deleted, and the rest are written one by one as without it. A
+   * failure deletes the files of the appends whose commits were never attempted, never the file of
+   * a commit that failed: that commit may have landed.
+   */
+  private long appendWrittenAhead(
+      TableLocation location, List<Append> appends, DuckDbDataFiles duckDb) throws IOException {
+    Transaction first;
+    Row firstState;
+    StructType firstSchema;
+    try {
+      first = transaction(location);
+      firstState = first.getTransactionState(engine);
+      firstSchema = first.getSchema(engine);
+      if (!physical(firstState, firstSchema, appends.get(0)).stream()
+          .allMatch(b -> DuckDbDataFiles.canWrite(b.getData().getSchema()))) {
+        // Kernel's writer writes these files (or refuses them), one append after another.
+        long version = -1;
+        for (Append append : appends) {
+          version = append(location, append, duckDb);
+        }
+        return version;
+      }
+    } catch (KernelException | UncheckedIOException e) {
+      throw Errors.operationFailed("appending to " + location, e);
+    }
+    String firstKey = stateKey(firstState);
+    Ahead ahead = new Ahead();
+    for (Append append : appends) {
+      ahead.submit(() -> writeAhead(duckDb, firstState, firstSchema, append));
+    }
+    try {
+      long version = -1;
+      Transaction txn = first;
+      for (int i = 0; i < appends.size(); i++) {
+        if (i > 0) {
+          txn = transaction(location);
+        }
+        Row state = txn.getTransactionState(engine);
+        if (!stateKey(state).equals(firstKey)) {
+          ahead.stop();
+          for (int rest = i; rest < appends.size(); rest++) {
+            version = append(location, appends.get(rest), duckDb);
+          }
+          return version;
+        }
+        List<DataFileStatus> written = ahead.take(i);
+        version = commit(location, txn, state, appends.get(i), written);
+      }
+      ahead.stop();
+      return version;
+    } catch (KernelException | UncheckedIOException e) {
+      throw ahead.stopAfter(Errors.operationFailed("appending to " + location, e));
+    } catch (IOException e) {
+      throw ahead.stopAfter(e);
+    } catch (RuntimeException e) {
+      throw ahead.stopAfter(e);
+    }
+  }
+
+  /**
+   * The data files written ahead, in the order of the appends, on a thread of its own: each file is
+   * either taken (its commit is then attempted) or, when writing ahead stops, deleted.
+   */
+  private final class Ahead {
+    private final ExecutorService thread =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "data-files-ahead");
+              t.setDaemon(true);
+              return t;
+            });
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final List<Future<List<DataFileStatus>>> files = new ArrayList<>();
+    private int taken;
+
+    void submit(Callable<List<DataFileStatus>> write) {
+      files.add(thread.submit(() -> stopped.get() ? List.of() : write.call()));
+    }
+
+    /** The files of append {@code i} (taken in order), waiting for them when they are not yet. */
+    List<DataFileStatus> take(int i) throws IOException {
+      taken = i + 1;
+      try {
+        return files.get(i).get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while a data file was written", e);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof IOException io) {
+          throw io;
+        }
+        if (e.getCause() instanceof RuntimeException runtime) {
+          throw runtime;
+        }
+        throw new IOException(e.getCause());
+      }
+    }
+
+    /**
+     * Stops writing ahead, waits for a write under way, and deletes every file not taken (no commit
+     * was attempted with it; a commit that failed may have landed, so its file stays). The DuckDB
+     * database is the caller's alone again after.
+     */
+    void stop() throws IOException {
+      if (thread.isShutdown()) {
+        return;
+      }
+      // Not Future.cancel: a write already under way would go on and leave its file behind.
+      stopped.set(true);
+      thread.shutdown();
+      boolean interrupted = false;
+      while (true) {
+        try {
+          if (thread.awaitTermination(1, TimeUnit.MINUTES)) {
+            break;
+          }
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      List<String> unused = new ArrayList<>();
+      for (Future<List<DataFileStatus>> f : files.subList(taken, files.size())) {
+        try {
+          f.get().forEach(status -> unused.add(status.getPath()));
+        } catch (ExecutionException | InterruptedException e) {
+          // Nothing written; a failed write is reported where its file is taken.
+        }
+      }
+      if (!unused.isEmpty()) {
+        storage.deleteAll(unused);
+      }
+    }
+
+    /** {@link #stop}s after {@code failure}; a failure to delete is added to it, not thrown. */
+    <T extends Exception> T stopAfter(T failure) {
+      try {
+        stop();
+      } catch (IOException | RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+      return failure;
+    }
+  }
+
+  /** Writes the data files of {@code append} with DuckDB for the transaction state given. */
+  private List<DataFileStatus> writeAhead(
+      DuckDbDataFiles duckDb, Row state, StructType schema, Append append) throws IOException {
+    Map<String, Literal> partition = literals(schema, append.partition());
+    DataWriteContext context = Transaction.getWriteContext(engine, state, partition);
+    List<DataFileStatus> written = new ArrayList<>();
+    for (FilteredColumnarBatch batch : physical(state, schema, append)) {
+      written.add(
+          duckDb.write(context.getTargetDirectory(), batch, context.getStatisticsColumns()));
+    }
+    return written;
+  }
+
+  /** The physical batches kernel makes of {@code append}'s rows for the transaction state given. */
+  private List<FilteredColumnarBatch> physical(Row state, StructType schema, Append append) {
+    CloseableIterator<FilteredColumnarBatch> logical =
+        KernelIterators.of(
+            List.of(
+                new FilteredColumnarBatch(RowBatch.of(schema, append.rows()), Optional.empty())));
+    List<FilteredColumnarBatch> batches = new ArrayList<>();
+    try (CloseableIterator<FilteredColumnarBatch> physical =
+        Transaction.transformLogicalData(
+            engine, state, logical, literals(schema, append.partition()))) {
+      physical.forEachRemaining(batches::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return batches;
+  }
+
+  /** Commits {@code append} in {@code txn} with its data files already written. */
+  private long commit(
+      TableLocation location,
+      Transaction txn,
+      Row state,
+      Append append,
+      List<DataFileStatus> written) {
+    StructType schema = txn.getSchema(engine);
+    DataWriteContext context =
+        Transaction.getWriteContext(engine, state, literals(schema, append.partition()));
+    CloseableIterator<Row> actions =
+        Transaction.generateAppendActions(engine, state, KernelIterators.of(written), context);
+    TransactionCommitResult result =
+        txn.commit(engine, CloseableIterable.inMemoryIterable(actions));
+    remember(location, result);
+    return result.getVersion();
+  }
+
+  /** A blind-append transaction on the latest snapshot of {@code location}. */
+  private Transaction transaction(TableLocation location) throws IOException {
+    Snapshot snapshot = reusable(location).orElse(null);
+    if (snapshot == null) {
+      snapshot = TableManager.loadSnapshot(location.uri()).build(engine);
+    }
+    return snapshot
+        .buildUpdateTableTransaction(KernelEngines.ENGINE_INFO, Operation.WRITE)
+        .build(engine);
   }
 
   /** One append in one commit; its data file written by {@code duckDb}, or kernel when null. */
@@ -217,6 +451,83 @@ public final class KernelTableWriter implements TableWriter {
                 .filter(o -> !o.name().isEmpty() && Character.isDigit(o.name().charAt(0)))
                 .allMatch(o -> o.name().startsWith(name + "."));
     return endsHere ? Optional.of(snapshot) : Optional.empty();
+  }
+
+  /**
+   * Every field of a transaction state as text, so that two states with the same key are the same
+   * state. A value of a type kernel's state does not hold (anything but strings, integers, longs,
+   * booleans, and structs, arrays and maps of them) makes the key unique: such a state equals no
+   * other.
+   */
+  static String stateKey(Row state) {
+    StringBuilder key = new StringBuilder();
+    row(key, state);
+    return key.toString();
+  }
+
+  private static void row(StringBuilder key, Row row) {
+    StructType schema = row.getSchema();
+    key.append('(');
+    for (int i = 0; i < schema.length(); i++) {
+      DataType type = schema.at(i).getDataType();
+      key.append(schema.at(i).getName()).append('=');
+      if (row.isNullAt(i)) {
+        key.append("null");
+      } else if (type instanceof StringType) {
+        quoted(key, row.getString(i));
+      } else if (type instanceof IntegerType) {
+        key.append(row.getInt(i));
+      } else if (type instanceof LongType) {
+        key.append(row.getLong(i));
+      } else if (type instanceof BooleanType) {
+        key.append(row.getBoolean(i));
+      } else if (type instanceof StructType) {
+        row(key, row.getStruct(i));
+      } else if (type instanceof ArrayType array) {
+        ArrayValue value = row.getArray(i);
+        elements(key, value.getElements(), value.getSize(), array.getElementType());
+      } else if (type instanceof MapType map) {
+        MapValue value = row.getMap(i);
+        key.append('{');
+        elements(key, value.getKeys(), value.getSize(), map.getKeyType());
+        key.append(':');
+        elements(key, value.getValues(), value.getSize(), map.getValueType());
+        key.append('}');
+      } else {
+        key.append("unkeyed-").append(UUID.randomUUID());
+      }
+      key.append(';');
+    }
+    key.append(')');
+  }
+
+  private static void elements(StringBuilder key, ColumnVector vector, int size, DataType type) {
+    key.append('[');
+    for (int j = 0; j < size; j++) {
+      if (vector.isNullAt(j)) {
+        key.append("null");
+      } else if (type instanceof StringType) {
+        quoted(key, vector.getString(j));
+      } else if (type instanceof IntegerType) {
+        key.append(vector.getInt(j));
+      } else if (type instanceof LongType) {
+        key.append(vector.getLong(j));
+      } else if (type instanceof BooleanType) {
+        key.append(vector.getBoolean(j));
+      } else if (type instanceof ArrayType inner) {
+        ArrayValue value = vector.getArray(j);
+        elements(key, value.getElements(), value.getSize(), inner.getElementType());
+      } else {
+        key.append("unkeyed-").append(UUID.randomUUID());
+      }
+      key.append(',');
+    }
+    key.append(']');
+  }
+
+  /** {@code text} with its length in front, so no content can look like a separator. */
+  private static void quoted(StringBuilder key, String text) {
+    key.append(text.length()).append(':').append(text);
   }
 
   private static Map<String, Literal> literals(StructType schema, PartitionValues partition) {

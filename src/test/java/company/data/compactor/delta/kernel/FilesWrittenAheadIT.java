@@ -1,0 +1,219 @@
+package company.data.compactor.delta.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.delta.TableWriter.Append;
+import company.data.compactor.error.CompactorException;
+import company.data.compactor.model.Column;
+import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
+import company.data.compactor.storage.LocalStorage;
+import company.data.compactor.storage.Storage;
+import company.data.compactor.testing.ForwardingStorage;
+import io.delta.kernel.Operation;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.utils.CloseableIterable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link KernelTableWriter#appendAll} with DuckDB writing the data files ahead of the commits, on a
+ * thread of its own, for the first transaction's state: another writer changing the table between
+ * two appends, and a commit that fails, must neither commit a file written for a state that is gone
+ * nor leave files behind, and must never delete the file of a commit that may have landed.
+ */
+class FilesWrittenAheadIT {
+
+  @TempDir Path dir;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int APPENDS = 8;
+
+  private static final TableSchema SCHEMA =
+      new TableSchema(
+          List.of(
+              new Column("a", "string", true),
+              new Column("b", "long", true),
+              new Column("p", "string", true)),
+          List.of("p"));
+
+  @Test
+  void anotherWriterChangesTheTableBetweenAppends_laterFilesAreWrittenForItsNewState_noneLeft()
+      throws Exception {
+    TableLocation location = TableLocation.parse("t", dir);
+    // After our commit 3, another writer limits stats to the first column (commit 4).
+    ChangesTheTableAfter storage = new ChangesTheTableAfter(new LocalStorage(), location, 3);
+    KernelTableWriter writer =
+        KernelTableWriter.withDuckDbDataFiles(storage, dir.resolve("scratch"));
+    writer.create(location, SCHEMA, Map.of());
+
+    long version = writer.appendAll(location, appends());
+
+    assertThat(storage.changed).as("the other writer committed").isTrue();
+    assertThat(version).isEqualTo(APPENDS + 1);
+    List<JsonNode> adds = new ArrayList<>();
+    for (long v = 1; v <= version; v++) {
+      List<JsonNode> commitAdds = adds(location, v);
+      if (v == 4) {
+        assertThat(commitAdds).as("the other writer's commit adds nothing").isEmpty();
+        continue;
+      }
+      assertThat(commitAdds).as("commit %d", v).hasSize(1);
+      JsonNode stats = JSON.readTree(commitAdds.get(0).get("stats").asText());
+      assertThat(stats.get("numRecords").asLong()).isEqualTo(2);
+      Set<String> columns = new TreeSet<>();
+      stats.get("nullCount").fieldNames().forEachRemaining(columns::add);
+      assertThat(columns)
+          .as("stats columns of commit %d", v)
+          .isEqualTo(v < 4 ? Set.of("a", "b") : Set.of("a"));
+      adds.add(commitAdds.get(0));
+    }
+    assertThat(adds).hasSize(APPENDS);
+    assertThat(parquetFiles(location))
+        .as("every data file in the table is one the log adds")
+        .isEqualTo(paths(location, adds));
+    assertThat(dir.resolve("scratch")).isEmptyDirectory();
+  }
+
+  @Test
+  void aCommitThatFails_keepsItsOwnFile_andDeletesTheFilesOfAppendsNeverCommitted()
+      throws Exception {
+    TableLocation location = TableLocation.parse("t", dir);
+    FailsCommit storage = new FailsCommit(new LocalStorage(), "%020d.json".formatted(3));
+    KernelTableWriter writer =
+        KernelTableWriter.withDuckDbDataFiles(storage, dir.resolve("scratch"));
+    writer.create(location, SCHEMA, Map.of());
+
+    assertThatThrownBy(() -> writer.appendAll(location, appends()))
+        .isInstanceOf(CompactorException.class)
+        .hasMessageContaining(location.toString());
+
+    List<JsonNode> adds = new ArrayList<>();
+    for (long v = 1; v <= 2; v++) {
+      adds.addAll(adds(location, v));
+    }
+    assertThat(Files.exists(logFile(location, 3))).isFalse();
+    Set<String> left = parquetFiles(location);
+    assertThat(left)
+        .as("the two committed files, and the one of the failed commit (it may have landed)")
+        .hasSize(3)
+        .containsAll(paths(location, adds));
+    assertThat(dir.resolve("scratch")).isEmptyDirectory();
+  }
+
+  private static List<Append> appends() {
+    List<Append> appends = new ArrayList<>();
+    for (int i = 0; i < APPENDS; i++) {
+      String partition = "p" + (i % 3);
+      appends.add(
+          new Append(
+              new PartitionValues(Map.of("p", partition)),
+              List.of(
+                  List.of("x" + i, (long) i, partition), List.of("y" + i, (long) -i, partition))));
+    }
+    return appends;
+  }
+
+  private static Path table(TableLocation location) {
+    return Path.of(java.net.URI.create(location.uri()));
+  }
+
+  private static Path logFile(TableLocation location, long version) {
+    return table(location).resolve("_delta_log").resolve("%020d.json".formatted(version));
+  }
+
+  private static List<JsonNode> adds(TableLocation location, long version) throws IOException {
+    List<JsonNode> adds = new ArrayList<>();
+    for (String line : Files.readAllLines(logFile(location, version))) {
+      JsonNode action = JSON.readTree(line);
+      if (action.has("add")) {
+        adds.add(action.get("add"));
+      }
+    }
+    return adds;
+  }
+
+  private static Set<String> parquetFiles(TableLocation location) throws IOException {
+    Path root = table(location);
+    try (Stream<Path> files = Files.walk(root)) {
+      Set<String> found = new TreeSet<>();
+      files
+          .filter(p -> p.toString().endsWith(".parquet"))
+          .forEach(p -> found.add(root.relativize(p).toString()));
+      return found;
+    }
+  }
+
+  private static Set<String> paths(TableLocation location, List<JsonNode> adds) {
+    Set<String> paths = new TreeSet<>();
+    adds.forEach(
+        add ->
+            paths.add(
+                java.net.URLDecoder.decode(
+                    add.get("path").asText(), java.nio.charset.StandardCharsets.UTF_8)));
+    return paths;
+  }
+
+  /** After the commit of {@code version}, another writer sets delta.dataSkippingNumIndexedCols. */
+  private static final class ChangesTheTableAfter extends ForwardingStorage {
+    private final Storage delegate;
+    private final TableLocation location;
+    private final String trigger;
+    volatile boolean changed;
+
+    ChangesTheTableAfter(Storage delegate, TableLocation location, long version) {
+      super(delegate);
+      this.delegate = delegate;
+      this.location = location;
+      this.trigger = "/_delta_log/%020d.json".formatted(version);
+    }
+
+    @Override
+    public boolean putIfAbsent(String path, byte[] content) throws IOException {
+      boolean stored = super.putIfAbsent(path, content);
+      if (stored && path.endsWith(trigger) && !changed) {
+        changed = true;
+        Engine other = KernelEngines.over(delegate);
+        TableManager.loadSnapshot(location.uri())
+            .build(other)
+            .buildUpdateTableTransaction("another-writer", Operation.MANUAL_UPDATE)
+            .withTablePropertiesAdded(Map.of("delta.dataSkippingNumIndexedCols", "1"))
+            .build(other)
+            .commit(other, CloseableIterable.emptyIterable());
+      }
+      return stored;
+    }
+  }
+
+  /** Storage whose write of one commit file fails before anything is stored. */
+  private static final class FailsCommit extends ForwardingStorage {
+    private final String commit;
+
+    FailsCommit(Storage delegate, String commit) {
+      super(delegate);
+      this.commit = commit;
+    }
+
+    @Override
+    public boolean putIfAbsent(String path, byte[] content) throws IOException {
+      if (path.endsWith("/_delta_log/" + commit)) {
+        throw new IOException("injected: the commit file could not be written");
+      }
+      return super.putIfAbsent(path, content);
+    }
+  }
+}
