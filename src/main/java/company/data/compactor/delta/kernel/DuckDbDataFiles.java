@@ -167,7 +167,18 @@ final class DuckDbDataFiles implements AutoCloseable {
     } finally {
       Files.deleteIfExists(local);
     }
-    StoredObject written = storage.stat(path);
+    StoredObject written;
+    try {
+      written = storage.stat(path);
+    } catch (IOException | RuntimeException e) {
+      // Published but not described: no commit will name it, so it goes (best effort).
+      try {
+        storage.deleteAll(List.of(path));
+      } catch (IOException | RuntimeException d) {
+        e.addSuppressed(d);
+      }
+      throw e;
+    }
     return new DataFileStatus(
         path,
         written.sizeBytes(),

@@ -13,30 +13,22 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
-import io.delta.kernel.data.ArrayValue;
-import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.FilteredColumnarBatch;
-import io.delta.kernel.data.MapValue;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.transaction.DataLayoutSpec;
-import io.delta.kernel.types.ArrayType;
-import io.delta.kernel.types.BooleanType;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.DateType;
-import io.delta.kernel.types.IntegerType;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.MapType;
-import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -44,7 +36,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -63,6 +54,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * way.
  */
 public final class KernelTableWriter implements TableWriter {
+
+  private static final System.Logger LOG = System.getLogger(KernelTableWriter.class.getName());
 
   private final Storage storage;
   private final Engine engine;
@@ -138,15 +131,16 @@ public final class KernelTableWriter implements TableWriter {
 
   /**
    * The appends one after another, each in a commit of its own on this thread, while a thread of
-   * its own writes their data files with DuckDB ahead of the commits (the demo's 30 files take a
-   * third of its seeding). Files are written for the transaction state of the first append's
-   * transaction; each later append uses the file written ahead only when its own transaction's
-   * state is the same (schema, physical schema, partition columns, table properties, path:
-   * everything kernel derives a data file and its stats from). When it is not (another writer
-   * changed the table between two appends), writing ahead stops, the files written ahead for
-   * appends not yet committed are deleted, and the rest are written one by one as without it. A
-   * failure deletes the files of the appends whose commits were never attempted, never the file of
-   * a commit that failed: that commit may have landed.
+   * its own writes their data files with DuckDB ahead of the commits (the demo's 30 files were a
+   * third of its seeding). Files are written for the first append's transaction state. A later
+   * append uses the file written ahead for it only while no one else has written to the table: the
+   * log still ends at this writer's last commit, whose snapshot (with the first one's schema,
+   * partitioning and properties: a blind append changes none) its transaction starts from.
+   * Otherwise (another writer committed, the table was replaced) writing ahead stops, the files
+   * written ahead for appends not yet committed are deleted, and the rest are written one by one as
+   * without it. A failure of any kind stops it the same way; the file of a commit that failed is
+   * kept (that commit may have landed). Deleting the unused files is best effort: one left behind
+   * is in no commit, as after any writer that failed between writing a file and committing it.
    */
   private long appendWrittenAhead(
       TableLocation location, List<Append> appends, DuckDbDataFiles duckDb) throws IOException {
@@ -154,7 +148,7 @@ public final class KernelTableWriter implements TableWriter {
     Row firstState;
     StructType firstSchema;
     try {
-      first = transaction(location);
+      first = transaction(reusable(location), location);
       firstState = first.getTransactionState(engine);
       firstSchema = first.getSchema(engine);
       if (!physical(firstState, firstSchema, appends.get(0)).stream()
@@ -167,45 +161,45 @@ public final class KernelTableWriter implements TableWriter {
         return version;
       }
     } catch (KernelException | UncheckedIOException e) {
-      throw Errors.operationFailed("appending to " + location, e);
+      throw Errors.operationFailed(appending(appends.get(0), location), e);
     }
-    String firstKey = stateKey(firstState);
     Ahead ahead = new Ahead();
     for (Append append : appends) {
       ahead.submit(() -> writeAhead(duckDb, firstState, firstSchema, append));
     }
+    int i = 0;
     try {
       long version = -1;
-      Transaction txn = first;
-      for (int i = 0; i < appends.size(); i++) {
+      for (Transaction txn = first; i < appends.size(); i++) {
         if (i > 0) {
-          txn = transaction(location);
-        }
-        Row state = txn.getTransactionState(engine);
-        if (!stateKey(state).equals(firstKey)) {
-          ahead.stop();
-          for (int rest = i; rest < appends.size(); rest++) {
-            version = append(location, appends.get(rest), duckDb);
+          Optional<Snapshot> ours = reusable(location);
+          if (ours.isEmpty()) {
+            break;
           }
-          return version;
+          txn = transaction(ours, location);
         }
-        List<DataFileStatus> written = ahead.take(i);
-        version = commit(location, txn, state, appends.get(i), written);
+        version = commit(location, txn, appends.get(i), ahead.take(i));
       }
       ahead.stop();
+      for (; i < appends.size(); i++) {
+        version = append(location, appends.get(i), duckDb);
+      }
       return version;
     } catch (KernelException | UncheckedIOException e) {
-      throw ahead.stopAfter(Errors.operationFailed("appending to " + location, e));
-    } catch (IOException e) {
-      throw ahead.stopAfter(e);
-    } catch (RuntimeException e) {
-      throw ahead.stopAfter(e);
+      throw Errors.operationFailed(appending(appends.get(i), location), e);
+    } finally {
+      ahead.stop();
     }
   }
 
+  private static String appending(Append append, TableLocation location) {
+    return "appending " + append.rows().size() + " rows to " + location;
+  }
+
   /**
-   * The data files written ahead, in the order of the appends, on a thread of its own: each file is
-   * either taken (its commit is then attempted) or, when writing ahead stops, deleted.
+   * The data files written ahead, in the order of the appends, on a thread of its own: each
+   * append's files are either taken (its commit is then attempted) or, once writing ahead stops,
+   * deleted.
    */
   private final class Ahead {
     private final ExecutorService thread =
@@ -223,36 +217,51 @@ public final class KernelTableWriter implements TableWriter {
       files.add(thread.submit(() -> stopped.get() ? List.of() : write.call()));
     }
 
-    /** The files of append {@code i} (taken in order), waiting for them when they are not yet. */
+    /**
+     * The files of append {@code i} (taken in order), waiting for them when they are not written
+     * yet; an interrupt is kept for the caller, not acted on, as a write on this thread would.
+     */
     List<DataFileStatus> take(int i) throws IOException {
       taken = i + 1;
+      boolean interrupted = false;
       try {
-        return files.get(i).get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while a data file was written", e);
+        while (true) {
+          try {
+            return files.get(i).get();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
       } catch (ExecutionException e) {
-        if (e.getCause() instanceof IOException io) {
+        Throwable cause = e.getCause();
+        if (cause instanceof IOException io) {
           throw io;
         }
-        if (e.getCause() instanceof RuntimeException runtime) {
+        if (cause instanceof RuntimeException runtime) {
           throw runtime;
         }
-        throw new IOException(e.getCause());
+        if (cause instanceof Error error) {
+          throw error;
+        }
+        throw new IOException(cause);
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
       }
     }
 
     /**
-     * Stops writing ahead, waits for a write under way, and deletes every file not taken (no commit
-     * was attempted with it; a commit that failed may have landed, so its file stays). The DuckDB
-     * database is the caller's alone again after.
+     * Stops writing ahead (once; later calls do nothing), waits for a write under way, and deletes
+     * every file not taken. The DuckDB database is the caller's alone again after. Never throws: a
+     * file it cannot delete is named in a warning.
      */
-    void stop() throws IOException {
-      if (thread.isShutdown()) {
+    void stop() {
+      if (stopped.getAndSet(true)) {
         return;
       }
-      // Not Future.cancel: a write already under way would go on and leave its file behind.
-      stopped.set(true);
+      // Writes not begun see the flag and write nothing. Not Future.cancel: a write already under
+      // way would go on, and its file be left behind.
       thread.shutdown();
       boolean interrupted = false;
       while (true) {
@@ -272,22 +281,21 @@ public final class KernelTableWriter implements TableWriter {
         try {
           f.get().forEach(status -> unused.add(status.getPath()));
         } catch (ExecutionException | InterruptedException e) {
-          // Nothing written; a failed write is reported where its file is taken.
+          // Nothing was left: a write that fails deletes what it published.
         }
       }
-      if (!unused.isEmpty()) {
-        storage.deleteAll(unused);
+      if (unused.isEmpty()) {
+        return;
       }
-    }
-
-    /** {@link #stop}s after {@code failure}; a failure to delete is added to it, not thrown. */
-    <T extends Exception> T stopAfter(T failure) {
       try {
-        stop();
+        storage.deleteAll(unused);
       } catch (IOException | RuntimeException e) {
-        failure.addSuppressed(e);
+        LOG.log(
+            Level.WARNING,
+            "data files written ahead and not committed could not be deleted: files={0} error={1}",
+            unused,
+            e.toString());
       }
-      return failure;
     }
   }
 
@@ -323,11 +331,8 @@ public final class KernelTableWriter implements TableWriter {
 
   /** Commits {@code append} in {@code txn} with its data files already written. */
   private long commit(
-      TableLocation location,
-      Transaction txn,
-      Row state,
-      Append append,
-      List<DataFileStatus> written) {
+      TableLocation location, Transaction txn, Append append, List<DataFileStatus> written) {
+    Row state = txn.getTransactionState(engine);
     StructType schema = txn.getSchema(engine);
     DataWriteContext context =
         Transaction.getWriteContext(engine, state, literals(schema, append.partition()));
@@ -339,13 +344,10 @@ public final class KernelTableWriter implements TableWriter {
     return result.getVersion();
   }
 
-  /** A blind-append transaction on the latest snapshot of {@code location}. */
-  private Transaction transaction(TableLocation location) throws IOException {
-    Snapshot snapshot = reusable(location).orElse(null);
-    if (snapshot == null) {
-      snapshot = TableManager.loadSnapshot(location.uri()).build(engine);
-    }
+  /** A blind-append transaction on {@code snapshot}, else on the latest one in the log. */
+  private Transaction transaction(Optional<Snapshot> snapshot, TableLocation location) {
     return snapshot
+        .orElseGet(() -> TableManager.loadSnapshot(location.uri()).build(engine))
         .buildUpdateTableTransaction(KernelEngines.ENGINE_INFO, Operation.WRITE)
         .build(engine);
   }
@@ -451,83 +453,6 @@ public final class KernelTableWriter implements TableWriter {
                 .filter(o -> !o.name().isEmpty() && Character.isDigit(o.name().charAt(0)))
                 .allMatch(o -> o.name().startsWith(name + "."));
     return endsHere ? Optional.of(snapshot) : Optional.empty();
-  }
-
-  /**
-   * Every field of a transaction state as text, so that two states with the same key are the same
-   * state. A value of a type kernel's state does not hold (anything but strings, integers, longs,
-   * booleans, and structs, arrays and maps of them) makes the key unique: such a state equals no
-   * other.
-   */
-  static String stateKey(Row state) {
-    StringBuilder key = new StringBuilder();
-    row(key, state);
-    return key.toString();
-  }
-
-  private static void row(StringBuilder key, Row row) {
-    StructType schema = row.getSchema();
-    key.append('(');
-    for (int i = 0; i < schema.length(); i++) {
-      DataType type = schema.at(i).getDataType();
-      key.append(schema.at(i).getName()).append('=');
-      if (row.isNullAt(i)) {
-        key.append("null");
-      } else if (type instanceof StringType) {
-        quoted(key, row.getString(i));
-      } else if (type instanceof IntegerType) {
-        key.append(row.getInt(i));
-      } else if (type instanceof LongType) {
-        key.append(row.getLong(i));
-      } else if (type instanceof BooleanType) {
-        key.append(row.getBoolean(i));
-      } else if (type instanceof StructType) {
-        row(key, row.getStruct(i));
-      } else if (type instanceof ArrayType array) {
-        ArrayValue value = row.getArray(i);
-        elements(key, value.getElements(), value.getSize(), array.getElementType());
-      } else if (type instanceof MapType map) {
-        MapValue value = row.getMap(i);
-        key.append('{');
-        elements(key, value.getKeys(), value.getSize(), map.getKeyType());
-        key.append(':');
-        elements(key, value.getValues(), value.getSize(), map.getValueType());
-        key.append('}');
-      } else {
-        key.append("unkeyed-").append(UUID.randomUUID());
-      }
-      key.append(';');
-    }
-    key.append(')');
-  }
-
-  private static void elements(StringBuilder key, ColumnVector vector, int size, DataType type) {
-    key.append('[');
-    for (int j = 0; j < size; j++) {
-      if (vector.isNullAt(j)) {
-        key.append("null");
-      } else if (type instanceof StringType) {
-        quoted(key, vector.getString(j));
-      } else if (type instanceof IntegerType) {
-        key.append(vector.getInt(j));
-      } else if (type instanceof LongType) {
-        key.append(vector.getLong(j));
-      } else if (type instanceof BooleanType) {
-        key.append(vector.getBoolean(j));
-      } else if (type instanceof ArrayType inner) {
-        ArrayValue value = vector.getArray(j);
-        elements(key, value.getElements(), value.getSize(), inner.getElementType());
-      } else {
-        key.append("unkeyed-").append(UUID.randomUUID());
-      }
-      key.append(',');
-    }
-    key.append(']');
-  }
-
-  /** {@code text} with its length in front, so no content can look like a separator. */
-  private static void quoted(StringBuilder key, String text) {
-    key.append(text.length()).append(':').append(text);
   }
 
   private static Map<String, Literal> literals(StructType schema, PartitionValues partition) {

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,10 +56,12 @@ class FilesWrittenAheadIT {
   void anotherWriterChangesTheTableBetweenAppends_laterFilesAreWrittenForItsNewState_noneLeft()
       throws Exception {
     TableLocation location = TableLocation.parse("t", dir);
-    // After our commit 3, another writer limits stats to the first column (commit 4).
+    // After our commit 3, another writer limits stats to the first column (commit 4). Writes ahead
+    // are slow, so some are still to come when the writer goes on one by one.
     ChangesTheTableAfter storage = new ChangesTheTableAfter(new LocalStorage(), location, 3);
+    CountsPublished published = new CountsPublished(storage, 40);
     KernelTableWriter writer =
-        KernelTableWriter.withDuckDbDataFiles(storage, dir.resolve("scratch"));
+        KernelTableWriter.withDuckDbDataFiles(published, dir.resolve("scratch"));
     writer.create(location, SCHEMA, Map.of());
 
     long version = writer.appendAll(location, appends());
@@ -87,6 +90,35 @@ class FilesWrittenAheadIT {
         .as("every data file in the table is one the log adds")
         .isEqualTo(paths(location, adds));
     assertThat(dir.resolve("scratch")).isEmptyDirectory();
+    List<String> threads = published.threads();
+    int firstOwn = threads.indexOf("own");
+    assertThat(firstOwn).as("files written one by one after the change").isPositive();
+    assertThat(threads.subList(firstOwn, threads.size()))
+        .as("DuckDB in one thread's hands at a time: nothing written ahead once it goes one by one")
+        .containsOnly("own");
+  }
+
+  @Test
+  void appendsOnAQuietTable_useEveryFileWrittenAhead_andLeaveNoThreadBehind() throws Exception {
+    TableLocation location = TableLocation.parse("t", dir);
+    CountsPublished storage = new CountsPublished(new LocalStorage(), 0);
+    KernelTableWriter writer =
+        KernelTableWriter.withDuckDbDataFiles(storage, dir.resolve("scratch"));
+    writer.create(location, SCHEMA, Map.of());
+
+    assertThat(writer.appendAll(location, appends())).isEqualTo(APPENDS);
+    assertThat(writer.appendAll(location, appends())).isEqualTo(2 * APPENDS);
+
+    assertThat(storage.onThreadAhead.get())
+        .as("files written by the thread ahead")
+        .isEqualTo(2 * APPENDS);
+    assertThat(storage.published.get()).as("files written in all").isEqualTo(2 * APPENDS);
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals("data-files-ahead")) {
+        t.join(5_000);
+        assertThat(t.isAlive()).as("a thread writing ahead, after appendAll returned").isFalse();
+      }
+    }
   }
 
   @Test
@@ -196,6 +228,48 @@ class FilesWrittenAheadIT {
             .commit(other, CloseableIterable.emptyIterable());
       }
       return stored;
+    }
+  }
+
+  /**
+   * Counts the data files published, and those published by the thread writing ahead, which it
+   * slows by {@code aheadMillis} each; keeps whose thread published each, in order.
+   */
+  private static final class CountsPublished extends ForwardingStorage {
+    final AtomicInteger published = new AtomicInteger();
+    final AtomicInteger onThreadAhead = new AtomicInteger();
+    private final long aheadMillis;
+    private final List<String> threads = new ArrayList<>();
+
+    CountsPublished(Storage delegate, long aheadMillis) {
+      super(delegate);
+      this.aheadMillis = aheadMillis;
+    }
+
+    @Override
+    public void publishFile(Path local, String path) throws IOException {
+      boolean ahead = Thread.currentThread().getName().equals("data-files-ahead");
+      if (ahead && aheadMillis > 0) {
+        try {
+          Thread.sleep(aheadMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      super.publishFile(local, path);
+      published.incrementAndGet();
+      if (ahead) {
+        onThreadAhead.incrementAndGet();
+      }
+      synchronized (threads) {
+        threads.add(ahead ? "ahead" : "own");
+      }
+    }
+
+    List<String> threads() {
+      synchronized (threads) {
+        return List.copyOf(threads);
+      }
     }
   }
 
