@@ -37,6 +37,7 @@ import company.data.compactor.report.LatencyReport;
 import company.data.compactor.report.LogCleanupReport;
 import company.data.compactor.report.MaintenanceReport;
 import company.data.compactor.report.PhaseTimings.Phase;
+import company.data.compactor.report.ReportJson;
 import company.data.compactor.report.RunState;
 import company.data.compactor.report.StepOutcome;
 import company.data.compactor.report.SweepReport;
@@ -99,6 +100,7 @@ public final class MaintenancePipeline {
       MaintenanceRequest request, TableLocation location, Instant started, String executionId) {
     // The probe and the rewrite read with DuckDB: its library loads while the log is replayed.
     DuckDbConnections.warmUpInBackground();
+    ReportJson.prepareInBackground();
     PhaseClock phases = new PhaseClock();
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {
