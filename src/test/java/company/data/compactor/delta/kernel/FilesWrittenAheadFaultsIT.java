@@ -1,16 +1,21 @@
 package company.data.compactor.delta.kernel;
 
+import static company.data.compactor.delta.kernel.AheadTables.AHEAD;
+import static company.data.compactor.delta.kernel.AheadTables.APPENDS;
+import static company.data.compactor.delta.kernel.AheadTables.SCHEMA;
+import static company.data.compactor.delta.kernel.AheadTables.adds;
+import static company.data.compactor.delta.kernel.AheadTables.appends;
+import static company.data.compactor.delta.kernel.AheadTables.decode;
+import static company.data.compactor.delta.kernel.AheadTables.onAheadThread;
+import static company.data.compactor.delta.kernel.AheadTables.parquetFiles;
+import static company.data.compactor.delta.kernel.AheadTables.paths;
+import static company.data.compactor.delta.kernel.AheadTables.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.delta.TableWriter.Append;
 import company.data.compactor.error.CompactorException;
-import company.data.compactor.model.Column;
-import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
-import company.data.compactor.model.TableSchema;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
@@ -27,8 +32,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -45,18 +48,6 @@ import org.junit.jupiter.api.io.TempDir;
 class FilesWrittenAheadFaultsIT {
 
   @TempDir Path dir;
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int APPENDS = 8;
-  private static final String AHEAD = "data-files-ahead";
-
-  private static final TableSchema SCHEMA =
-      new TableSchema(
-          List.of(
-              new Column("a", "string", true),
-              new Column("b", "long", true),
-              new Column("p", "string", true)),
-          List.of("p"));
 
   // 1. Table deleted and re-created (same schema) between two appends: the files written ahead
   //    were deleted with the old table, yet the state key matches, so commits reference them.
@@ -242,60 +233,6 @@ class FilesWrittenAheadFaultsIT {
     } finally {
       Thread.interrupted();
     }
-  }
-
-  private static List<Append> appends() {
-    List<Append> appends = new ArrayList<>();
-    for (int i = 0; i < APPENDS; i++) {
-      String partition = "p" + (i % 3);
-      appends.add(
-          new Append(
-              new PartitionValues(Map.of("p", partition)),
-              List.of(
-                  List.of("x" + i, (long) i, partition), List.of("y" + i, (long) -i, partition))));
-    }
-    return appends;
-  }
-
-  private static Path table(TableLocation location) {
-    return Path.of(java.net.URI.create(location.uri()));
-  }
-
-  private static String decode(String path) {
-    return java.net.URLDecoder.decode(path, java.nio.charset.StandardCharsets.UTF_8);
-  }
-
-  private static List<JsonNode> adds(TableLocation location, long version) throws IOException {
-    List<JsonNode> adds = new ArrayList<>();
-    Path log = table(location).resolve("_delta_log").resolve("%020d.json".formatted(version));
-    for (String line : Files.readAllLines(log)) {
-      JsonNode action = JSON.readTree(line);
-      if (action.has("add")) {
-        adds.add(action.get("add"));
-      }
-    }
-    return adds;
-  }
-
-  private static Set<String> parquetFiles(TableLocation location) throws IOException {
-    Path root = table(location);
-    try (Stream<Path> files = Files.walk(root)) {
-      Set<String> found = new TreeSet<>();
-      files
-          .filter(p -> p.toString().endsWith(".parquet"))
-          .forEach(p -> found.add(root.relativize(p).toString()));
-      return found;
-    }
-  }
-
-  private static Set<String> paths(List<JsonNode> adds) {
-    Set<String> paths = new TreeSet<>();
-    adds.forEach(add -> paths.add(decode(add.get("path").asText())));
-    return paths;
-  }
-
-  private static boolean onAheadThread() {
-    return Thread.currentThread().getName().equals(AHEAD);
   }
 
   /** Counts data files published on the ahead thread; can slow them or fail their stat. */

@@ -1,16 +1,19 @@
 package company.data.compactor.delta.kernel;
 
+import static company.data.compactor.delta.kernel.AheadTables.APPENDS;
+import static company.data.compactor.delta.kernel.AheadTables.SCHEMA;
+import static company.data.compactor.delta.kernel.AheadTables.adds;
+import static company.data.compactor.delta.kernel.AheadTables.appends;
+import static company.data.compactor.delta.kernel.AheadTables.logFile;
+import static company.data.compactor.delta.kernel.AheadTables.parquetFiles;
+import static company.data.compactor.delta.kernel.AheadTables.paths;
+import static company.data.compactor.delta.kernel.AheadTables.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import company.data.compactor.delta.TableWriter.Append;
 import company.data.compactor.error.CompactorException;
-import company.data.compactor.model.Column;
-import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
-import company.data.compactor.model.TableSchema;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.testing.ForwardingStorage;
@@ -27,7 +30,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,17 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 class FilesWrittenAheadIT {
 
   @TempDir Path dir;
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int APPENDS = 8;
-
-  private static final TableSchema SCHEMA =
-      new TableSchema(
-          List.of(
-              new Column("a", "string", true),
-              new Column("b", "long", true),
-              new Column("p", "string", true)),
-          List.of("p"));
 
   @Test
   void anotherWriterChangesTheTableBetweenAppends_laterFilesAreWrittenForItsNewState_noneLeft()
@@ -76,7 +67,7 @@ class FilesWrittenAheadIT {
         continue;
       }
       assertThat(commitAdds).as("commit %d", v).hasSize(1);
-      JsonNode stats = JSON.readTree(commitAdds.get(0).get("stats").asText());
+      JsonNode stats = stats(commitAdds.get(0));
       assertThat(stats.get("numRecords").asLong()).isEqualTo(2);
       Set<String> columns = new TreeSet<>();
       stats.get("nullCount").fieldNames().forEachRemaining(columns::add);
@@ -88,7 +79,7 @@ class FilesWrittenAheadIT {
     assertThat(adds).hasSize(APPENDS);
     assertThat(parquetFiles(location))
         .as("every data file in the table is one the log adds")
-        .isEqualTo(paths(location, adds));
+        .isEqualTo(paths(adds));
     assertThat(dir.resolve("scratch")).isEmptyDirectory();
     List<String> threads = published.threads();
     int firstOwn = threads.indexOf("own");
@@ -143,61 +134,8 @@ class FilesWrittenAheadIT {
     assertThat(left)
         .as("the two committed files, and the one of the failed commit (it may have landed)")
         .hasSize(3)
-        .containsAll(paths(location, adds));
+        .containsAll(paths(adds));
     assertThat(dir.resolve("scratch")).isEmptyDirectory();
-  }
-
-  private static List<Append> appends() {
-    List<Append> appends = new ArrayList<>();
-    for (int i = 0; i < APPENDS; i++) {
-      String partition = "p" + (i % 3);
-      appends.add(
-          new Append(
-              new PartitionValues(Map.of("p", partition)),
-              List.of(
-                  List.of("x" + i, (long) i, partition), List.of("y" + i, (long) -i, partition))));
-    }
-    return appends;
-  }
-
-  private static Path table(TableLocation location) {
-    return Path.of(java.net.URI.create(location.uri()));
-  }
-
-  private static Path logFile(TableLocation location, long version) {
-    return table(location).resolve("_delta_log").resolve("%020d.json".formatted(version));
-  }
-
-  private static List<JsonNode> adds(TableLocation location, long version) throws IOException {
-    List<JsonNode> adds = new ArrayList<>();
-    for (String line : Files.readAllLines(logFile(location, version))) {
-      JsonNode action = JSON.readTree(line);
-      if (action.has("add")) {
-        adds.add(action.get("add"));
-      }
-    }
-    return adds;
-  }
-
-  private static Set<String> parquetFiles(TableLocation location) throws IOException {
-    Path root = table(location);
-    try (Stream<Path> files = Files.walk(root)) {
-      Set<String> found = new TreeSet<>();
-      files
-          .filter(p -> p.toString().endsWith(".parquet"))
-          .forEach(p -> found.add(root.relativize(p).toString()));
-      return found;
-    }
-  }
-
-  private static Set<String> paths(TableLocation location, List<JsonNode> adds) {
-    Set<String> paths = new TreeSet<>();
-    adds.forEach(
-        add ->
-            paths.add(
-                java.net.URLDecoder.decode(
-                    add.get("path").asText(), java.nio.charset.StandardCharsets.UTF_8)));
-    return paths;
   }
 
   /** After the commit of {@code version}, another writer sets delta.dataSkippingNumIndexedCols. */
