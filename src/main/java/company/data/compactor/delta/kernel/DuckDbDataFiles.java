@@ -161,7 +161,7 @@ final class DuckDbDataFiles implements AutoCloseable {
       Files.deleteIfExists(local);
       throw new IOException("writing a data file of " + rows.length + " rows with DuckDB", e);
     }
-    String path = (directory.endsWith("/") ? directory : directory + "/") + local.getFileName();
+    String path = storageDirectory(directory) + "/" + local.getFileName();
     try {
       storage.publishFile(local, path);
     } finally {
@@ -184,6 +184,22 @@ final class DuckDbDataFiles implements AutoCloseable {
         written.sizeBytes(),
         written.modificationTimeMillis(),
         Optional.of(statistics(data, rows, statsColumns)));
+  }
+
+  /**
+   * Kernel's target directory, which it hands out percent-encoded (a table under {@code /a b} gets
+   * {@code file:/a%20b/...}, a partition value {@code x%y} the directory {@code p=x%2525y}), as the
+   * raw path storage takes and kernel expects of a written file: kernel relativizes that path
+   * against the table's root before it logs it, and a path still encoded is outside the root.
+   */
+  static String storageDirectory(String directory) {
+    String raw;
+    try {
+      raw = new org.apache.hadoop.fs.Path(java.net.URI.create(directory)).toString();
+    } catch (IllegalArgumentException notEncoded) {
+      raw = directory;
+    }
+    return raw.endsWith("/") ? raw.substring(0, raw.length() - 1) : raw;
   }
 
   /**
