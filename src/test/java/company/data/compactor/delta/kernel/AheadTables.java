@@ -7,6 +7,11 @@ import company.data.compactor.model.Column;
 import company.data.compactor.model.PartitionValues;
 import company.data.compactor.model.TableLocation;
 import company.data.compactor.model.TableSchema;
+import company.data.compactor.storage.Storage;
+import io.delta.kernel.Operation;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.utils.CloseableIterable;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +59,25 @@ final class AheadTables {
                   List.of("x" + i, (long) i, partition), List.of("y" + i, (long) -i, partition))));
     }
     return appends;
+  }
+
+  /** The end of the path of commit {@code version}'s log file, for storage that watches it. */
+  static String commitFile(long version) {
+    return "/_delta_log/%020d.json".formatted(version);
+  }
+
+  /**
+   * Another writer's commit through {@code storage}: sets {@code delta.dataSkippingNumIndexedCols}
+   * to 1, so files written after it have stats of the first column only.
+   */
+  static void limitStatsToFirstColumn(TableLocation location, Storage storage) {
+    Engine other = KernelEngines.over(storage);
+    TableManager.loadSnapshot(location.uri())
+        .build(other)
+        .buildUpdateTableTransaction("another-writer", Operation.MANUAL_UPDATE)
+        .withTablePropertiesAdded(Map.of("delta.dataSkippingNumIndexedCols", "1"))
+        .build(other)
+        .commit(other, CloseableIterable.emptyIterable());
   }
 
   static boolean onAheadThread() {

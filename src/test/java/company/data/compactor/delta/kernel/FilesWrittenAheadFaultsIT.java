@@ -5,7 +5,9 @@ import static company.data.compactor.delta.kernel.AheadTables.APPENDS;
 import static company.data.compactor.delta.kernel.AheadTables.SCHEMA;
 import static company.data.compactor.delta.kernel.AheadTables.adds;
 import static company.data.compactor.delta.kernel.AheadTables.appends;
+import static company.data.compactor.delta.kernel.AheadTables.commitFile;
 import static company.data.compactor.delta.kernel.AheadTables.decode;
+import static company.data.compactor.delta.kernel.AheadTables.limitStatsToFirstColumn;
 import static company.data.compactor.delta.kernel.AheadTables.onAheadThread;
 import static company.data.compactor.delta.kernel.AheadTables.parquetFiles;
 import static company.data.compactor.delta.kernel.AheadTables.paths;
@@ -20,10 +22,6 @@ import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.storage.StoredObject;
 import company.data.compactor.testing.ForwardingStorage;
-import io.delta.kernel.Operation;
-import io.delta.kernel.TableManager;
-import io.delta.kernel.engine.Engine;
-import io.delta.kernel.utils.CloseableIterable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,7 +126,7 @@ class FilesWrittenAheadFaultsIT {
         new ForwardingStorage(new LocalStorage()) {
           @Override
           public boolean putIfAbsent(String path, byte[] content) throws IOException {
-            if (path.endsWith("/_delta_log/" + "%020d.json".formatted(3))) {
+            if (path.endsWith(commitFile(3))) {
               throw new IOException("injected");
             }
             return super.putIfAbsent(path, content);
@@ -153,7 +151,7 @@ class FilesWrittenAheadFaultsIT {
         new ForwardingStorage(counting) {
           @Override
           public boolean putIfAbsent(String path, byte[] content) throws IOException {
-            if (path.endsWith("/_delta_log/" + "%020d.json".formatted(3))) {
+            if (path.endsWith(commitFile(3))) {
               counting.awaitAheadWrites(APPENDS);
               throw new AssertionError("injected error");
             }
@@ -218,7 +216,7 @@ class FilesWrittenAheadFaultsIT {
           @Override
           public boolean putIfAbsent(String path, byte[] content) throws IOException {
             boolean stored = super.putIfAbsent(path, content);
-            if (path.endsWith("/_delta_log/" + "%020d.json".formatted(2))) {
+            if (path.endsWith(commitFile(2))) {
               Thread.currentThread().interrupt();
             }
             return stored;
@@ -320,7 +318,7 @@ class FilesWrittenAheadFaultsIT {
       super(delegate);
       this.counting = delegate;
       this.location = location;
-      this.trigger = "/_delta_log/%020d.json".formatted(version);
+      this.trigger = commitFile(version);
     }
 
     private volatile boolean armed;
@@ -364,7 +362,7 @@ class FilesWrittenAheadFaultsIT {
       this.delegate = delegate;
       this.counting = counting;
       this.location = location;
-      this.trigger = "/_delta_log/%020d.json".formatted(version);
+      this.trigger = commitFile(version);
     }
 
     @Override
@@ -373,13 +371,7 @@ class FilesWrittenAheadFaultsIT {
       if (stored && path.endsWith(trigger) && !changed) {
         changed = true;
         counting.awaitAheadWrites(APPENDS);
-        Engine other = KernelEngines.over(new LocalStorage());
-        TableManager.loadSnapshot(location.uri())
-            .build(other)
-            .buildUpdateTableTransaction("another-writer", Operation.MANUAL_UPDATE)
-            .withTablePropertiesAdded(Map.of("delta.dataSkippingNumIndexedCols", "1"))
-            .build(other)
-            .commit(other, CloseableIterable.emptyIterable());
+        limitStatsToFirstColumn(location, new LocalStorage());
       }
       return stored;
     }

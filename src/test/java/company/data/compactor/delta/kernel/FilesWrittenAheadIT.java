@@ -4,6 +4,8 @@ import static company.data.compactor.delta.kernel.AheadTables.APPENDS;
 import static company.data.compactor.delta.kernel.AheadTables.SCHEMA;
 import static company.data.compactor.delta.kernel.AheadTables.adds;
 import static company.data.compactor.delta.kernel.AheadTables.appends;
+import static company.data.compactor.delta.kernel.AheadTables.commitFile;
+import static company.data.compactor.delta.kernel.AheadTables.limitStatsToFirstColumn;
 import static company.data.compactor.delta.kernel.AheadTables.logFile;
 import static company.data.compactor.delta.kernel.AheadTables.parquetFiles;
 import static company.data.compactor.delta.kernel.AheadTables.paths;
@@ -17,10 +19,6 @@ import company.data.compactor.model.TableLocation;
 import company.data.compactor.storage.LocalStorage;
 import company.data.compactor.storage.Storage;
 import company.data.compactor.testing.ForwardingStorage;
-import io.delta.kernel.Operation;
-import io.delta.kernel.TableManager;
-import io.delta.kernel.engine.Engine;
-import io.delta.kernel.utils.CloseableIterable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,7 +147,7 @@ class FilesWrittenAheadIT {
       super(delegate);
       this.delegate = delegate;
       this.location = location;
-      this.trigger = "/_delta_log/%020d.json".formatted(version);
+      this.trigger = commitFile(version);
     }
 
     @Override
@@ -157,13 +155,7 @@ class FilesWrittenAheadIT {
       boolean stored = super.putIfAbsent(path, content);
       if (stored && path.endsWith(trigger) && !changed) {
         changed = true;
-        Engine other = KernelEngines.over(delegate);
-        TableManager.loadSnapshot(location.uri())
-            .build(other)
-            .buildUpdateTableTransaction("another-writer", Operation.MANUAL_UPDATE)
-            .withTablePropertiesAdded(Map.of("delta.dataSkippingNumIndexedCols", "1"))
-            .build(other)
-            .commit(other, CloseableIterable.emptyIterable());
+        limitStatsToFirstColumn(location, delegate);
       }
       return stored;
     }
