@@ -13,7 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/compactor} runs a small local table (the demo, a log under 1 MB) and the vacuum of any
  * local table with the quick compiler only ({@code -XX:TieredStopAtLevel=1}, a shorter run on 2
  * cores) and any other table with the JVM's default; a compiler level in {@code
- * COMPACTOR_JAVA_OPTS} wins. Read from the JVM's own final flags.
+ * COMPACTOR_JAVA_OPTS} wins. A short run on a small local table (not vacuum) also gets a young
+ * generation of 256 MB (no collection during the demo) and no performance-data file; heap sizes or
+ * a collector in {@code COMPACTOR_JAVA_OPTS} win. Read from the JVM's own final flags.
  */
 class LauncherCompilerIT {
 
@@ -21,6 +23,11 @@ class LauncherCompilerIT {
 
   /** The compiler level the launched JVM ran with, from {@code -XX:+PrintFlagsFinal} on stderr. */
   private String tieredStopAtLevel(String javaOpts, String... args) throws Exception {
+    return finalFlag("TieredStopAtLevel", javaOpts, args);
+  }
+
+  /** The value of the JVM flag {@code name} the launched JVM ran with. */
+  private String finalFlag(String name, String javaOpts, String... args) throws Exception {
     ProcessBuilder builder =
         new ProcessBuilder(
                 java.util.stream.Stream.concat(
@@ -35,10 +42,10 @@ class LauncherCompilerIT {
     // The JVM's own output goes to stderr (bin/compactor keeps stdout for the command's).
     String out = Files.readString(work.resolve("err.log"));
     return out.lines()
-        .filter(l -> l.matches("\\s*intx TieredStopAtLevel\\s+=.*"))
-        .map(l -> l.replaceAll(".*=\\s*(\\d+).*", "$1"))
+        .filter(l -> l.matches("\\s*\\w+ " + name + "\\s+=.*"))
+        .map(l -> l.replaceAll(".*=\\s*(\\S+).*", "$1"))
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no TieredStopAtLevel in:\n" + out));
+        .orElseThrow(() -> new AssertionError("no " + name + " in:\n" + out));
   }
 
   @Test
@@ -71,5 +78,46 @@ class LauncherCompilerIT {
     assertThat(tieredStopAtLevel("", "history", "--table-uri", table.toString()))
         .as("not a table command: the default")
         .isEqualTo("4");
+  }
+
+  @Test
+  void aShortRunOnASmallLocalTable_getsAYoungGenerationThatHoldsTheDemo_andNoPerfDataFile()
+      throws Exception {
+    long mb = 1024L * 1024;
+    // The launcher sizes the young generation only where the JVM's default heap has room for it.
+    long memory =
+        ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
+    org.junit.jupiter.api.Assumptions.assumeTrue(memory >= 2048 * mb, "under 2 GB of memory");
+    String demo = work.resolve("demo").toString();
+
+    assertThat(finalFlag("NewSize", "", "run", "--work-dir", demo)).isEqualTo("" + 256 * mb);
+    assertThat(finalFlag("UsePerfData", "", "run", "--work-dir", demo)).isEqualTo("false");
+    Path table = work.resolve("demo/demo_delta_table");
+    assertThat(finalFlag("NewSize", "", "inspect", "--table-uri", table.toString()))
+        .isEqualTo("" + 256 * mb);
+    // The JVM's own sizing: a bigger log, a vacuum (of a table of any size), a remote table, a
+    // command that is not a table's, and heap sizes or a collector the user chose.
+    Files.write(table.resolve("_delta_log/padding.bin"), new byte[1_200_000]);
+    assertThat(finalFlag("NewSize", "", "inspect", "--table-uri", table.toString()))
+        .isNotEqualTo("" + 256 * mb);
+    assertThat(finalFlag("UsePerfData", "", "inspect", "--table-uri", table.toString()))
+        .isEqualTo("true");
+    Files.delete(table.resolve("_delta_log/padding.bin"));
+    assertThat(finalFlag("NewSize", "", "vacuum", "--table-uri", table.toString()))
+        .isNotEqualTo("" + 256 * mb);
+    assertThat(finalFlag("NewSize", "", "inspect", "--table-uri", "s3://bucket/table"))
+        .isNotEqualTo("" + 256 * mb);
+    assertThat(finalFlag("NewSize", "", "history", "--table-uri", table.toString()))
+        .isNotEqualTo("" + 256 * mb);
+    assertThat(finalFlag("MaxHeapSize", "-Xmx192m", "run", "--work-dir", demo))
+        .isEqualTo("" + 192 * mb);
+    assertThat(finalFlag("NewSize", "-Xmx192m", "run", "--work-dir", demo))
+        .isNotEqualTo("" + 256 * mb);
+    assertThat(finalFlag("NewSize", "-Xmn64m", "run", "--work-dir", demo)).isEqualTo("" + 64 * mb);
+    assertThat(finalFlag("UseG1GC", "-XX:+UseG1GC", "run", "--work-dir", demo)).isEqualTo("true");
+    assertThat(finalFlag("NewSize", "-XX:+UseG1GC", "run", "--work-dir", demo))
+        .isNotEqualTo("" + 256 * mb);
   }
 }
