@@ -37,8 +37,6 @@ public final class DuckDbConnections {
   /** Whether a database has opened in this process: the library is loaded and initialised. */
   private static final AtomicBoolean OPENED = new AtomicBoolean();
 
-  private static final AtomicBoolean WARMED = new AtomicBoolean();
-
   /** Whether the shutdown hook that closes the database started ahead is registered. */
   private static final AtomicBoolean CLOSES_AT_EXIT = new AtomicBoolean();
 
@@ -67,13 +65,27 @@ public final class DuckDbConnections {
    * next one starts opening ahead.
    */
   public static Connection inMemory() throws SQLException {
-    CompletableFuture<Connection> ahead = AHEAD.getAndSet(null);
-    Connection connection = ahead == null ? null : taken(ahead);
-    if (connection == null) {
-      connection = open();
-    }
+    Connection connection = taken();
     openAhead();
     return connection;
+  }
+
+  /**
+   * A new database as {@link #inMemory} gives, without starting another ahead: for a caller after
+   * which the run needs none (its last probe measurement), so that no database starts beside the
+   * caller's work only to be closed unused at exit. The caller closes it.
+   */
+  public static Connection lastInMemory() throws SQLException {
+    return taken();
+  }
+
+  /**
+   * The database opened ahead when there is one (waiting for it while it starts), else a new one.
+   */
+  private static Connection taken() throws SQLException {
+    CompletableFuture<Connection> ahead = AHEAD.getAndSet(null);
+    Connection connection = ahead == null ? null : taken(ahead);
+    return connection == null ? open() : connection;
   }
 
   /**
@@ -141,7 +153,7 @@ public final class DuckDbConnections {
   }
 
   /** Whether a database is started ahead (or starting) for the next caller. */
-  static boolean startedAhead() {
+  public static boolean startedAhead() {
     return AHEAD.get() != null;
   }
 
@@ -188,14 +200,14 @@ public final class DuckDbConnections {
   }
 
   /**
-   * Starts the first database once per process on a daemon thread, kept for the first {@link
-   * #inMemory} caller: a run that will read with DuckDB calls this first, so the library's load and
-   * the start (~0.2 s) overlap the log replay instead of preceding the first query. A failure here
-   * is left to the first real connection, which meets it again and reports it.
+   * Starts a database on a daemon thread, kept for the next {@link #inMemory} caller, unless one is
+   * already started ahead: a run that will read with DuckDB calls this first, so the library's load
+   * and the start (~0.2 s the first time in a process) overlap the log replay instead of preceding
+   * the first query; a later run in the same process (a warm Lambda container, after a run whose
+   * last caller took {@link #lastInMemory}) gets its own. A failure here is left to the first real
+   * connection, which meets it again and reports it.
    */
   public static void warmUpInBackground() {
-    if (WARMED.compareAndSet(false, true)) {
-      openAhead();
-    }
+    openAhead();
   }
 }

@@ -19,12 +19,17 @@ import java.sql.Statement;
 abstract class ProbeReaders implements AutoCloseable {
 
   /**
-   * The readers for {@code query}'s passes; DuckDB's home is {@code home}. The caller closes it.
+   * The readers for {@code query}'s passes; DuckDB's home is {@code home}. {@code last}: the run
+   * needs no DuckDB database after this measurement, so the default query's shared database starts
+   * none ahead for a next caller ({@link DuckDbConnections#lastInMemory}); a query of the
+   * operator's own still opens one per pass, each started ahead of its pass. The caller closes it.
    */
-  static ProbeReaders forQuery(String query, Path home) throws SQLException {
-    return ProbeSettings.DEFAULT_QUERY.equals(query)
-        ? new Shared(configured(DuckDbConnections.inMemory(), home))
-        : new Separate(home);
+  static ProbeReaders forQuery(String query, Path home, boolean last) throws SQLException {
+    if (!ProbeSettings.DEFAULT_QUERY.equals(query)) {
+      return new Separate(home);
+    }
+    return new Shared(
+        configured(last ? DuckDbConnections.lastInMemory() : DuckDbConnections.inMemory(), home));
   }
 
   /** Whether the passes share one database (the default query's). */

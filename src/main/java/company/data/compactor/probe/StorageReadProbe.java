@@ -113,6 +113,7 @@ public final class StorageReadProbe implements LatencyProbe {
         snapshot,
         partitions,
         sample,
+        false,
         settings.runs(),
         (warmUpBytes, warmUpMs) -> {
           long total = budget.totalMs(elapsedMs, plannedBytes, warmUpBytes, warmUpMs);
@@ -136,6 +137,7 @@ public final class StorageReadProbe implements LatencyProbe {
         snapshot,
         partitions,
         sample,
+        true,
         Math.max(1, before.runsMs().size()),
         (warmUpBytes, warmUpMs) ->
             new Share(before.budgetMs(), before.budgetMs() - before.usedMs()));
@@ -150,10 +152,15 @@ public final class StorageReadProbe implements LatencyProbe {
     Share once(long warmUpBytes, double warmUpMs);
   }
 
+  /**
+   * Measures {@code sample}; {@code last}: the run's last measurement (after the compaction), after
+   * which it needs no DuckDB database.
+   */
   private ProbeResult measure(
       TableSnapshot snapshot,
       List<PartitionValues> partitions,
       ProbeSample sample,
+      boolean last,
       int maxRuns,
       Allotment allotment) {
     try {
@@ -207,7 +214,7 @@ public final class StorageReadProbe implements LatencyProbe {
               0);
         }
       }
-      try (ProbeReaders readers = ProbeReaders.forQuery(settings.query(), tempRoot)) {
+      try (ProbeReaders readers = ProbeReaders.forQuery(settings.query(), tempRoot, last)) {
         return timedPasses(
             readers, partitions, sample, maxRuns, allotment, started, method, labels);
       }

@@ -70,6 +70,26 @@ class DuckDbConnectionsTest {
     }
   }
 
+  @Test
+  void lastInMemory_takesTheDatabaseStartedAhead_startsNoneAfterIt_andAWarmUpStartsOneAgain()
+      throws SQLException {
+    DuckDbConnections.warmUpInBackground();
+    try (Connection first = DuckDbConnections.inMemory();
+        Statement s = first.createStatement()) {
+      s.execute("CREATE TABLE mine AS SELECT 1 AS x");
+      assertThat(DuckDbConnections.startedAhead()).isTrue();
+      try (Connection last = DuckDbConnections.lastInMemory()) {
+        assertThat(tables(last)).as("a new database, not the first caller's").isEmpty();
+        assertThat(DuckDbConnections.startedAhead()).isFalse();
+        try (Connection after = DuckDbConnections.lastInMemory()) {
+          assertThat(tables(after)).as("none ahead: opened on the spot").isEmpty();
+        }
+      }
+      DuckDbConnections.warmUpInBackground();
+      assertThat(DuckDbConnections.startedAhead()).as("a later run in the process").isTrue();
+    }
+  }
+
   private static List<String> tables(Connection c) throws SQLException {
     List<String> names = new ArrayList<>();
     try (Statement s = c.createStatement();

@@ -2,6 +2,7 @@ package company.data.compactor.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import company.data.compactor.duckdb.DuckDbConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -38,7 +39,7 @@ class ProbeReadersTest {
 
   @Test
   void theDefaultQuery_sharesADatabase_eachPassOnANewConnection_cachesOff() throws Exception {
-    try (ProbeReaders readers = ProbeReaders.forQuery(ProbeSettings.DEFAULT_QUERY, home)) {
+    try (ProbeReaders readers = ProbeReaders.forQuery(ProbeSettings.DEFAULT_QUERY, home, false)) {
       assertThat(readers.shared()).isTrue();
       try (Connection first = readers.next();
           Statement s = first.createStatement()) {
@@ -60,7 +61,7 @@ class ProbeReadersTest {
 
   @Test
   void anyOtherQuery_getsANewDatabasePerPass_cachesOff() throws Exception {
-    try (ProbeReaders readers = ProbeReaders.forQuery("SELECT sum(amount) FROM t", home)) {
+    try (ProbeReaders readers = ProbeReaders.forQuery("SELECT sum(amount) FROM t", home, false)) {
       assertThat(readers.shared()).isFalse();
       try (Connection first = readers.next()) {
         assertThat(answer(first, CACHES)).isEqualTo("false,false");
@@ -76,6 +77,22 @@ class ProbeReadersTest {
         assertThat(answer(second, "SELECT current_setting('home_directory')"))
             .isEqualTo(home.toString());
       }
+    }
+  }
+
+  @Test
+  void theRunsLastMeasurement_startsNoDatabaseAheadForANextCaller() throws Exception {
+    DuckDbConnections.warmUpInBackground();
+    assertThat(DuckDbConnections.startedAhead()).isTrue();
+    try (ProbeReaders readers = ProbeReaders.forQuery(ProbeSettings.DEFAULT_QUERY, home, true);
+        Connection pass = readers.next()) {
+      assertThat(answer(pass, CACHES)).isEqualTo("false,false");
+      assertThat(DuckDbConnections.startedAhead()).as("none started beside the passes").isFalse();
+    }
+    try (ProbeReaders readers = ProbeReaders.forQuery(ProbeSettings.DEFAULT_QUERY, home, false);
+        Connection pass = readers.next()) {
+      assertThat(answer(pass, VIEWS)).isEqualTo("0");
+      assertThat(DuckDbConnections.startedAhead()).as("any other measurement's").isTrue();
     }
   }
 }

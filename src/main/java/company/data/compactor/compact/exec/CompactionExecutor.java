@@ -14,6 +14,8 @@ import company.data.compactor.lease.LeaseGuard;
 import company.data.compactor.model.ColumnMappingMode;
 import company.data.compactor.model.DataFile;
 import company.data.compactor.model.PartitionValues;
+import company.data.compactor.model.TableLocation;
+import company.data.compactor.model.TableSchema;
 import company.data.compactor.model.TableSnapshot;
 import company.data.compactor.storage.Scratch;
 import company.data.compactor.storage.Storage;
@@ -110,13 +112,13 @@ public final class CompactionExecutor implements company.data.compactor.compact.
     List<Bin> order = byPartition.values().stream().flatMap(List::stream).toList();
     Progress progress = new Progress(snapshot, plan.readVersion(), byPartition.size());
     try (Scratch scratch = Scratch.create(scratchRoot);
-        BinRewriter rewriter = rewriters.open(settings, scratch.dir());
         RewriteVerifier verifier =
             new RewriteVerifier(
                 snapshot.schema(),
                 ColumnMappingMode.of(snapshot.properties()),
                 settings,
-                scratch.dir())) {
+                scratch.dir());
+        BinRewriter rewriter = new OpenedOnFirstRewrite(rewriters, settings, scratch.dir())) {
       BinRunner runner = new BinRunner(storage, rewriter, settings, clock);
       for (PartitionValues partition : byPartition.keySet()) {
         runner.refuseOutputOutsideRoot(snapshot.location(), partition);
@@ -146,6 +148,65 @@ public final class CompactionExecutor implements company.data.compactor.compact.
         progress.results(),
         clock.millis() - started,
         stages.timings());
+  }
+
+  /**
+   * The rewriter, opened when the first bin is rewritten. Each bin's inputs are measured by the
+   * verifier before the rewrite: the verifier takes the DuckDB database started ahead, and the
+   * rewriter's, started ahead in turn, starts during that measurement instead of being waited for
+   * (~14 ms on the demo). A rewriter that cannot open fails the first bin's rewrite, before
+   * anything is committed, as it failed the compaction's start before.
+   */
+  private static final class OpenedOnFirstRewrite implements BinRewriter {
+    private final BinRewriter.Factory factory;
+    private final RewriteSettings settings;
+    private final Path scratch;
+    private BinRewriter opened;
+
+    OpenedOnFirstRewrite(BinRewriter.Factory factory, RewriteSettings settings, Path scratch) {
+      this.factory = factory;
+      this.settings = settings;
+      this.scratch = scratch;
+    }
+
+    private synchronized BinRewriter opened() throws SQLException, IOException {
+      if (opened == null) {
+        opened = factory.open(settings, scratch);
+      }
+      return opened;
+    }
+
+    @Override
+    public List<DuckDbRewriter.Written> rewrite(
+        TableLocation table,
+        TableSchema schema,
+        Map<String, String> properties,
+        List<Path> inputs,
+        DeletedRows deleted,
+        Path outDir,
+        long targetFileSizeBytes,
+        String compression,
+        List<String> zOrderColumns)
+        throws SQLException, IOException {
+      return opened()
+          .rewrite(
+              table,
+              schema,
+              properties,
+              inputs,
+              deleted,
+              outDir,
+              targetFileSizeBytes,
+              compression,
+              zOrderColumns);
+    }
+
+    @Override
+    public synchronized void close() throws SQLException {
+      if (opened != null) {
+        opened.close();
+      }
+    }
   }
 
   /**

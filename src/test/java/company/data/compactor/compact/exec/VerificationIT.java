@@ -139,6 +139,55 @@ class VerificationIT {
         .isEqualTo(checksum);
   }
 
+  /**
+   * The rewriter opens when the first bin is rewritten (after the verifier measured its inputs),
+   * once for all partitions; one that cannot open fails the compaction with nothing written or
+   * committed.
+   */
+  @Test
+  void theRewriterOpensOnceAtTheFirstRewrite_andOneThatCannotOpen_failsWithNothingCommitted()
+      throws Exception {
+    java.util.concurrent.atomic.AtomicInteger opened =
+        new java.util.concurrent.atomic.AtomicInteger();
+    BinRewriter.Factory failing =
+        (settings, scratch) -> {
+          opened.incrementAndGet();
+          throw new java.sql.SQLException("no database for the writer");
+        };
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> executor(failing).execute(CompactionPlanner.plan(before, options()), before))
+        .isInstanceOf(company.data.compactor.error.CompactorException.class)
+        .hasMessageContaining("rewriting files of")
+        .hasMessageContaining("no database for the writer");
+    assertThat(opened).hasValue(1);
+    assertThat(tables.loadLatest(location).version()).isEqualTo(before.version());
+    try (Stream<Path> files = Files.walk(dir.resolve("demo"))) {
+      assertThat(files.filter(p -> p.toString().endsWith(".parquet")))
+          .as("nothing written into the table")
+          .hasSize(30);
+    }
+
+    opened.set(0);
+    java.util.concurrent.atomic.AtomicBoolean verifierFirst =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    CompactionResult result =
+        executor(
+                (settings, scratch) -> {
+                  opened.incrementAndGet();
+                  verifierFirst.set(Files.isDirectory(scratch.resolve("verify-home")));
+                  return new DuckDbRewriter(settings, scratch);
+                })
+            .execute(CompactionPlanner.plan(before, options()), before);
+    assertThat(result.partitions())
+        .hasSize(3)
+        .allSatisfy(p -> assertThat(p.status()).isEqualTo(PartitionResult.Status.COMMITTED));
+    assertThat(opened).as("one rewriter for the three partitions").hasValue(1);
+    assertThat(verifierFirst).as("the verifier's database was taken first").isTrue();
+    assertThat(DuckDb.checksum(tables.loadLatest(location).activeFiles(), COLUMNS))
+        .isEqualTo(checksum);
+  }
+
   private void assertRefused(BinRewriter.Factory broken, String difference) throws Exception {
     CompactionResult result =
         executor(broken).execute(CompactionPlanner.plan(before, options()), before);
