@@ -45,6 +45,7 @@ import company.data.compactor.report.VacuumReport;
 import company.data.compactor.report.ZOrderSkippingReport;
 import company.data.compactor.storage.StoredObject;
 import company.data.compactor.sweep.Sweeper;
+import company.data.compactor.telemetry.BlueprintRecord;
 import company.data.compactor.vacuum.Retention;
 import company.data.compactor.vacuum.VacuumMode;
 import company.data.compactor.vacuum.VacuumResult;
@@ -100,7 +101,7 @@ public final class MaintenancePipeline {
       MaintenanceRequest request, TableLocation location, Instant started, String executionId) {
     // The probe and the rewrite read with DuckDB: its library loads while the log is replayed.
     DuckDbConnections.warmUpInBackground();
-    ReportJson.prepareInBackground();
+    ReportJson.prepareInBackground(BlueprintRecord::prepare);
     PhaseClock phases = new PhaseClock();
     List<StepOutcome> steps = new ArrayList<>();
     if (request.demoMode()) {

@@ -568,8 +568,11 @@ public final class HtmlReport {
    * phase present, in the report's order; nothing when the report has no timings.
    */
   private static void timings(StringBuilder html, MaintenanceReport report) {
-    Object raw = ReportJson.asMap(report).get("timings_ms");
-    if (!(raw instanceof java.util.Map<?, ?> timings) || timings.isEmpty()) {
+    if (report.timingsMs() == null) {
+      return;
+    }
+    java.util.Map<String, Object> timings = ReportJson.asMap(report.timingsMs());
+    if (timings.isEmpty()) {
       return;
     }
     List<String> phases = new ArrayList<>();

@@ -21,10 +21,13 @@ public final class ReportJson {
 
   /**
    * Builds the mapper's serializers of the report (and of the map it converts to) on a thread of
-   * its own, once per process, while a run does its work: Jackson introspects the report's records
-   * on first use, ~35 ms of a short run's end otherwise (the demo's page and telemetry).
+   * its own, once per process, while a run does its work, then runs {@code alsoPrepare} there (the
+   * telemetry record's mapper): Jackson introspects the report's records on first use, and loads
+   * the classes of a conversion to a map on the first one, ~35 ms of a short run's end otherwise
+   * (the demo's page and telemetry). Nothing here depends on the run: a part with no values (no
+   * phase timed) is converted.
    */
-  public static void prepareInBackground() {
+  public static void prepareInBackground(Runnable alsoPrepare) {
     if (PREPARING.getAndSet(true)) {
       return;
     }
@@ -33,6 +36,8 @@ public final class ReportJson {
             () -> {
               MAPPER.canSerialize(MaintenanceReport.class);
               MAPPER.canDeserialize(MAPPER.constructType(java.util.LinkedHashMap.class));
+              asMap(PhaseTimings.NONE);
+              alsoPrepare.run();
             },
             "report-json-ahead");
     thread.setDaemon(true);
@@ -50,8 +55,21 @@ public final class ReportJson {
   }
 
   /** The report as a JSON object tree with the same names, for frameworks that serialise maps. */
-  @SuppressWarnings("unchecked")
   public static java.util.Map<String, Object> asMap(MaintenanceReport report) {
-    return MAPPER.convertValue(report, java.util.LinkedHashMap.class);
+    return asMap((Object) report);
+  }
+
+  /**
+   * A record of the report ({@code timings_ms}'s, say) as the JSON object tree it is in the
+   * report's, without converting the whole report.
+   */
+  @SuppressWarnings("unchecked")
+  public static java.util.Map<String, Object> asMap(Record part) {
+    return asMap((Object) part);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static java.util.Map<String, Object> asMap(Object value) {
+    return MAPPER.convertValue(value, java.util.LinkedHashMap.class);
   }
 }

@@ -92,6 +92,15 @@ public record BlueprintRecord(
   private static final ObjectMapper SNAKE_CASE =
       new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
+  /**
+   * Builds this mapper's serializer of the record and its conversion to a map, ahead of the first
+   * record (see {@link company.data.compactor.report.ReportJson#prepareInBackground}).
+   */
+  public static void prepare() {
+    SNAKE_CASE.canSerialize(BlueprintRecord.class);
+    SNAKE_CASE.canDeserialize(SNAKE_CASE.constructType(LinkedHashMap.class));
+  }
+
   /** The blueprint's record of the run {@code report} describes. */
   public static BlueprintRecord of(MaintenanceReport report) {
     CompactionReport compaction = report.compaction();

@@ -26,6 +26,12 @@ class LauncherCompilerIT {
     return finalFlag("TieredStopAtLevel", javaOpts, args);
   }
 
+  /** JVM options for the next launch in {@code JAVA_TOOL_OPTIONS}; none when empty. */
+  private String toolOptions = "";
+
+  /** The launched JVM's stderr of the last {@link #finalFlag}. */
+  private String stderr = "";
+
   /** The value of the JVM flag {@code name} the launched JVM ran with. */
   private String finalFlag(String name, String javaOpts, String... args) throws Exception {
     ProcessBuilder builder =
@@ -36,11 +42,17 @@ class LauncherCompilerIT {
             .redirectError(work.resolve("err.log").toFile());
     builder.environment().put("COMPACTOR_JAVA_OPTS", ("-XX:+PrintFlagsFinal " + javaOpts).strip());
     builder.environment().put("COMPACTOR_CDS", "off");
+    builder.environment().remove("JAVA_TOOL_OPTIONS");
+    builder.environment().remove("JDK_JAVA_OPTIONS");
+    if (!toolOptions.isEmpty()) {
+      builder.environment().put("JAVA_TOOL_OPTIONS", toolOptions);
+    }
     Process run = builder.start();
     run.getInputStream().readAllBytes();
     assertThat(run.waitFor(2, TimeUnit.MINUTES)).isTrue();
     // The JVM's own output goes to stderr (bin/compactor keeps stdout for the command's).
     String out = Files.readString(work.resolve("err.log"));
+    stderr = out;
     return out.lines()
         .filter(l -> l.matches("\\s*\\w+ " + name + "\\s+=.*"))
         .map(l -> l.replaceAll(".*=\\s*(\\S+).*", "$1"))
@@ -119,5 +131,15 @@ class LauncherCompilerIT {
     assertThat(finalFlag("UseG1GC", "-XX:+UseG1GC", "run", "--work-dir", demo)).isEqualTo("true");
     assertThat(finalFlag("NewSize", "-XX:+UseG1GC", "run", "--work-dir", demo))
         .isNotEqualTo("" + 256 * mb);
+    // A heap sized where the JVM, not the launcher's own variable, reads it (helper-10: the JVM
+    // then warned that the young generation filled the whole heap).
+    toolOptions = "-Xmx256m";
+    assertThat(finalFlag("MaxHeapSize", "", "run", "--work-dir", demo)).isEqualTo("" + 256 * mb);
+    assertThat(finalFlag("NewSize", "", "run", "--work-dir", demo)).isNotEqualTo("" + 256 * mb);
+    assertThat(stderr).doesNotContain("[warning]").doesNotContain("VM warning");
+    toolOptions = "";
+    assertThat(finalFlag("NewSize", "-XX:OldSize=64m", "run", "--work-dir", demo))
+        .isNotEqualTo("" + 256 * mb);
+    assertThat(stderr).doesNotContain("[warning]").doesNotContain("VM warning");
   }
 }
