@@ -244,8 +244,15 @@ final class DuckDbRewriter implements BinRewriter {
               + format
               + ")");
       double bytesPerRow = (double) Files.size(probe) / probeRows;
-      Files.delete(probe);
       long files = slices(rows, bytesPerRow, targetBytes);
+      if (probeRows == rows && files == 1) {
+        // The probe holds every row, in order, written as the one output file would be (the same
+        // slice, the same options): it is that file, and is not written twice. A small bin's case
+        // (at most two row groups of rows): each of the demo's three.
+        Files.move(probe, outDir.resolve("part-" + java.util.UUID.randomUUID() + ".parquet"));
+        return;
+      }
+      Files.delete(probe);
       for (long i = 0; i < files; i++) {
         long from = rows * i / files;
         long to = rows * (i + 1) / files;

@@ -144,6 +144,62 @@ class TypedCompactionIT {
     assertThat(logical.get("ts_ntz")).contains("isAdjustedToUTC=0");
   }
 
+  /**
+   * A Z-ordered bin that fits one output file but holds more rows than the two row groups the
+   * writer's size probe writes: the probe is not the output (only a bin the probe holds whole
+   * reuses it as its file), so every row is written. A mutant that reused the probe whenever one
+   * file fits wrote only the probe's rows, refused by verification.
+   */
+  @Test
+  void aZOrderedBinOfOneFileButMoreRowsThanTheSizeProbe_writesEveryRowOnce() throws Exception {
+    LocalStorage storage = new LocalStorage();
+    TableLocation location = TableLocation.parse("wide-bin", dir);
+    StructType schema =
+        new StructType()
+            .add("id", LongType.LONG)
+            .add("v", StringType.STRING)
+            .add("p", StringType.STRING);
+    TypedTables typed = new TypedTables();
+    typed.create(location, schema, "p");
+    for (int i = 0; i < 3; i++) {
+      typed.append(
+          location,
+          "p",
+          "a",
+          "SELECT CAST(r AS BIGINT) AS id, 'v' || (r * 7919 % 10007) AS v FROM range("
+              + i * 10_000
+              + ", "
+              + (i + 1) * 10_000
+              + ") t(r)",
+          "in-" + i);
+    }
+    KernelDeltaTables tables = new KernelDeltaTables(storage);
+    TableSnapshot before = tables.loadLatest(location);
+    List<String> columns = List.of("id", "v");
+    String checksum = DuckDb.checksum(before.activeFiles(), columns);
+    long inputBytes = before.activeFiles().stream().mapToLong(DataFile::sizeBytes).sum();
+    long target = 1 << 20;
+    // More rows than the probe's two row groups, fewer bytes than one target file.
+    assertThat(2 * RowGroupSize.rows(target, 30_000, inputBytes)).isLessThan(30_000);
+    assertThat(inputBytes).isLessThan(target / 2);
+
+    CompactionResult result =
+        LocalCompactions.execute(
+            storage,
+            dir.resolve("scratch"),
+            before,
+            LocalCompactions.options(target, 3, target, Layout.Z_ORDER, List.of("v")));
+    TableSnapshot after = tables.loadLatest(location);
+
+    assertThat(result.filesRemoved()).isEqualTo(3);
+    assertThat(after.activeFiles())
+        .singleElement()
+        .satisfies(f -> assertThat(f.numRecords()).hasValue(30_000));
+    assertThat(DuckDb.checksum(after.activeFiles(), columns))
+        .isEqualTo(checksum)
+        .startsWith("30000:");
+  }
+
   @Test
   void zOrder_overEveryOrderableTypeWithNulls_keepsEveryRow() throws Exception {
     LocalStorage storage = new LocalStorage();
