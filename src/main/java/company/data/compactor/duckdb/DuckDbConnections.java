@@ -65,7 +65,7 @@ public final class DuckDbConnections {
    * next one starts opening ahead.
    */
   public static Connection inMemory() throws SQLException {
-    Connection connection = taken();
+    Connection connection = takeOrOpen();
     openAhead();
     return connection;
   }
@@ -76,13 +76,13 @@ public final class DuckDbConnections {
    * caller's work only to be closed unused at exit. The caller closes it.
    */
   public static Connection lastInMemory() throws SQLException {
-    return taken();
+    return takeOrOpen();
   }
 
   /**
    * The database opened ahead when there is one (waiting for it while it starts), else a new one.
    */
-  private static Connection taken() throws SQLException {
+  private static Connection takeOrOpen() throws SQLException {
     CompletableFuture<Connection> ahead = AHEAD.getAndSet(null);
     Connection connection = ahead == null ? null : taken(ahead);
     return connection == null ? open() : connection;

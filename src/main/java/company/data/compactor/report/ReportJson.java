@@ -54,22 +54,12 @@ public final class ReportJson {
     }
   }
 
-  /** The report as a JSON object tree with the same names, for frameworks that serialise maps. */
-  public static java.util.Map<String, Object> asMap(MaintenanceReport report) {
-    return asMap((Object) report);
-  }
-
   /**
-   * A record of the report ({@code timings_ms}'s, say) as the JSON object tree it is in the
-   * report's, without converting the whole report.
+   * The report, or a record of it ({@code timings_ms}'s, say), as the JSON object tree it is in the
+   * report's JSON: the same names, for frameworks that serialise maps.
    */
   @SuppressWarnings("unchecked")
-  public static java.util.Map<String, Object> asMap(Record part) {
-    return asMap((Object) part);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static java.util.Map<String, Object> asMap(Object value) {
-    return MAPPER.convertValue(value, java.util.LinkedHashMap.class);
+  public static java.util.Map<String, Object> asMap(Record report) {
+    return MAPPER.convertValue(report, java.util.LinkedHashMap.class);
   }
 }
