@@ -107,6 +107,20 @@ public final class DuckDbConnections {
   }
 
   private static void openAhead() {
+    openAhead(DuckDbConnections::open);
+  }
+
+  /** What starts a database: {@link #open}, or a test's stand-in that fails. */
+  @FunctionalInterface
+  interface Opener {
+    Connection open() throws SQLException;
+  }
+
+  /**
+   * Starts a database with {@code opener} on a daemon thread for the next caller, unless one is
+   * started ahead already. Package-private for tests, which start it with an opener that fails.
+   */
+  static void openAhead(Opener opener) {
     CompletableFuture<Connection> next = new CompletableFuture<>();
     if (!AHEAD.compareAndSet(null, next)) {
       return;
@@ -115,20 +129,28 @@ public final class DuckDbConnections {
       Runtime.getRuntime()
           .addShutdownHook(new Thread(DuckDbConnections::closeAhead, "duckdb-close-ahead"));
     }
-    Thread opener =
+    Thread thread =
         new Thread(
             () -> {
               try {
-                next.complete(open());
+                next.complete(opener.open());
               } catch (SQLException | RuntimeException | LinkageError e) {
                 // Kept for the caller, whose own attempt meets it again and reports why.
                 WARM_UP_FAILURE.compareAndSet(null, e);
                 next.completeExceptionally(e);
+              } finally {
+                // Any other error (out of memory, a stack overflow) goes on to the thread's
+                // uncaught-exception handler, but the start is over all the same: the caller
+                // waiting
+                // for it opens a database of its own instead of waiting forever. Does nothing when
+                // the start completed above.
+                next.completeExceptionally(
+                    new SQLException("the database started ahead stopped before it opened"));
               }
             },
             "duckdb-open-ahead");
-    opener.setDaemon(true);
-    opener.start();
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /**

@@ -142,7 +142,7 @@ public final class Wiring {
    *
    * @throws company.data.compactor.error.CompactorException TABLE_NOT_FOUND when it holds neither,
    *     or is not there (a file where the table or its log should be included); OPERATION_FAILED
-   *     when reading the log's listing fails
+   *     when reading {@code _last_checkpoint} or the log's listing fails
    */
   public static void requireTable(
       TableLocation location, Path workDir, Map<String, String> environment) {
@@ -175,8 +175,11 @@ public final class Wiring {
   /**
    * The name the log's listing starts at: the 20-digit version {@code _last_checkpoint} names, else
    * {@code 0} (no such file, or one that does not name a version).
+   *
+   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED, naming the file, when
+   *     it is there and cannot be read
    */
-  private static String listingStart(Storage storage, TableLocation location) throws IOException {
+  private static String listingStart(Storage storage, TableLocation location) {
     try (InputStream in = storage.openFrom(location.child("_delta_log/_last_checkpoint"), 0)) {
       JsonNode version = new ObjectMapper().readTree(in.readNBytes(64 * 1024)).path("version");
       if (version.canConvertToLong() && version.asLong() >= 0) {
@@ -186,6 +189,8 @@ public final class Wiring {
       // No checkpoint yet.
     } catch (JsonProcessingException e) {
       // A pointer that cannot be read: the whole log says.
+    } catch (IOException e) {
+      throw Errors.operationFailed("reading _delta_log/_last_checkpoint of " + location, e);
     }
     return "0";
   }

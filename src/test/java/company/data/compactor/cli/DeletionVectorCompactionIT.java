@@ -64,6 +64,20 @@ class DeletionVectorCompactionIT {
   @Test
   void run_rewritesTheFileWithoutItsDeletedRows_andRemovesItWithItsDeletionVector()
       throws Exception {
+    runRewritesWithoutTheDeletedRows("");
+  }
+
+  /**
+   * Z-ordered, the bin's 5 rows fit the rewrite's size probe, which is kept as the output file
+   * (aa46bd5): the probe must leave the deleted row out too.
+   */
+  @Test
+  void run_zOrdered_rewritesTheFileWithoutItsDeletedRows_andRemovesItWithItsDeletionVector()
+      throws Exception {
+    runRewritesWithoutTheDeletedRows("id");
+  }
+
+  private void runRewritesWithoutTheDeletedRows(String zOrderColumns) throws Exception {
     Path table = DeletionVectorTables.inlineDeletionVector(work.resolve("dv"));
 
     Result run =
@@ -76,11 +90,13 @@ class DeletionVectorCompactionIT {
             "--table-uri",
             "dv",
             "--z-order-columns",
-            "",
+            zOrderColumns,
             "--json");
 
     assertThat(run.code()).as(run.err()).isZero();
     JsonNode report = JSON.readTree(run.out());
+    assertThat(report.get("compaction_plan").get("layout").asText())
+        .isEqualTo(zOrderColumns.isEmpty() ? "bin_pack" : "z_order");
     assertThat(report.get("compaction_plan").get("deletion_vectors_to_purge").asInt()).isEqualTo(1);
     assertThat(report.get("compaction_plan").get("files_with_deletion_vectors").asInt())
         .as("none left out any more")

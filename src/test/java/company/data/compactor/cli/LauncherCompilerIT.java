@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * cores) and any other table with the JVM's default; a compiler level in {@code
  * COMPACTOR_JAVA_OPTS} wins. A short run on a small local table (not vacuum) also gets a young
  * generation of 256 MB (no collection during the demo) and no performance-data file; heap sizes or
- * a collector in {@code COMPACTOR_JAVA_OPTS} win. Read from the JVM's own final flags.
+ * a collector in {@code COMPACTOR_JAVA_OPTS} or {@code JAVA_TOOL_OPTIONS} win. Read from the JVM's
+ * own final flags.
  */
 class LauncherCompilerIT {
 
@@ -137,6 +138,13 @@ class LauncherCompilerIT {
     assertThat(finalFlag("MaxHeapSize", "", "run", "--work-dir", demo)).isEqualTo("" + 256 * mb);
     assertThat(finalFlag("NewSize", "", "run", "--work-dir", demo)).isNotEqualTo("" + 256 * mb);
     assertThat(stderr).doesNotContain("[warning]").doesNotContain("VM warning");
+    // A collector chosen there: the launcher's serial one beside it stopped the JVM before the
+    // command ("Multiple garbage collectors selected", helper-10).
+    toolOptions = "-XX:+UseG1GC";
+    assertThat(finalFlag("UseG1GC", "", "run", "--work-dir", demo)).isEqualTo("true");
+    assertThat(finalFlag("UseSerialGC", "", "inspect", "--table-uri", table.toString()))
+        .isEqualTo("false");
+    assertThat(stderr).doesNotContain("Multiple garbage collectors");
     toolOptions = "";
     assertThat(finalFlag("NewSize", "-XX:OldSize=64m", "run", "--work-dir", demo))
         .isNotEqualTo("" + 256 * mb);

@@ -37,6 +37,27 @@ class RequireTableGapsIT {
   }
 
   /**
+   * A _last_checkpoint that is there and cannot be read (here a directory; on S3 a HEAD or GET that
+   * fails) is named as what failed: before, the error said "reading the log's listing".
+   */
+  @Test
+  void aLastCheckpointThatCannotBeRead_isNamed_andNothingIsWritten() throws Exception {
+    Path table = work.resolve("table");
+    Files.createDirectories(table.resolve("_delta_log/_last_checkpoint"));
+    Files.writeString(table.resolve("_delta_log/00000000000000000000.json"), "{}\n");
+
+    CliRunner.Result result =
+        CliRunner.run(
+            Map.of(), "vacuum", "--work-dir", work.toString(), "--table-uri", table.toString());
+
+    assertThat(result.code()).isEqualTo(1);
+    assertThat(result.err())
+        .contains("reading _delta_log/_last_checkpoint of file:" + table)
+        .doesNotContain("listing");
+    assertThat(table.resolve("_compactor")).doesNotExist();
+  }
+
+  /**
    * A table_uri naming a file, or a directory whose _delta_log is a file, holds no table: the
    * leased commands should say TABLE_NOT_FOUND as inspect does, not "Failed while listing the log
    * ... Not a directory" (before a2071d4, the _delta_log-is-a-file case said No Delta table).

@@ -37,10 +37,15 @@ final class DuckDbRewriter implements BinRewriter {
    * scratch} (Lambda has no HOME).
    */
   DuckDbRewriter(RewriteSettings settings, Path scratch) throws SQLException, IOException {
-    connection = BoundedDuckDb.open(settings, scratch, "duckdb");
-    try (Statement s = connection.createStatement()) {
+    Connection opened = BoundedDuckDb.open(settings, scratch, "duckdb");
+    try (Statement s = opened.createStatement()) {
       s.execute("SET preserve_insertion_order = true");
+    } catch (SQLException e) {
+      // No rewriter to close: the database would stay open until the process ends.
+      opened.close();
+      throw e;
     }
+    connection = opened;
   }
 
   /** One written file with its Delta stats. */
