@@ -125,32 +125,44 @@ public final class DuckDbConnections {
     if (!AHEAD.compareAndSet(null, next)) {
       return;
     }
-    if (CLOSES_AT_EXIT.compareAndSet(false, true)) {
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(DuckDbConnections::closeAhead, "duckdb-close-ahead"));
+    boolean started = false;
+    try {
+      if (CLOSES_AT_EXIT.compareAndSet(false, true)) {
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(DuckDbConnections::closeAhead, "duckdb-close-ahead"));
+      }
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  next.complete(opener.open());
+                } catch (SQLException | RuntimeException | LinkageError e) {
+                  // Kept for the caller, whose own attempt meets it again and reports why.
+                  WARM_UP_FAILURE.compareAndSet(null, e);
+                  next.completeExceptionally(e);
+                } finally {
+                  // Any other error (out of memory, a stack overflow) goes on to the thread's
+                  // uncaught-exception handler, but the start is over all the same: the caller
+                  // waiting for it opens a database of its own instead of waiting forever. Does
+                  // nothing when the start completed above.
+                  next.completeExceptionally(
+                      new SQLException("the database started ahead stopped before it opened"));
+                }
+              },
+              "duckdb-open-ahead");
+      thread.setDaemon(true);
+      thread.start();
+      started = true;
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down (no hook can be added): nothing is started ahead.
+    } finally {
+      if (!started) {
+        // Nothing will complete it (no thread was started, or starting one failed): the next
+        // caller must not wait for it, and opens its own.
+        AHEAD.compareAndSet(next, null);
+        next.completeExceptionally(new SQLException("no database was started ahead"));
+      }
     }
-    Thread thread =
-        new Thread(
-            () -> {
-              try {
-                next.complete(opener.open());
-              } catch (SQLException | RuntimeException | LinkageError e) {
-                // Kept for the caller, whose own attempt meets it again and reports why.
-                WARM_UP_FAILURE.compareAndSet(null, e);
-                next.completeExceptionally(e);
-              } finally {
-                // Any other error (out of memory, a stack overflow) goes on to the thread's
-                // uncaught-exception handler, but the start is over all the same: the caller
-                // waiting
-                // for it opens a database of its own instead of waiting forever. Does nothing when
-                // the start completed above.
-                next.completeExceptionally(
-                    new SQLException("the database started ahead stopped before it opened"));
-              }
-            },
-            "duckdb-open-ahead");
-    thread.setDaemon(true);
-    thread.start();
   }
 
   /**

@@ -1,6 +1,5 @@
 package company.data.compactor.wiring;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import company.data.compactor.aws.AwsClients;
@@ -61,6 +60,7 @@ import company.data.compactor.vacuum.VacuumPlanner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,6 +78,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * else imports this package.
  */
 public final class Wiring {
+
+  private static final System.Logger LOG = System.getLogger(Wiring.class.getName());
 
   /** Per-run scratch directories go under this, relative to the work directory. */
   public static final String SCRATCH_RELATIVE_PATH = ".delta-compactor/scratch";
@@ -142,7 +144,7 @@ public final class Wiring {
    *
    * @throws company.data.compactor.error.CompactorException TABLE_NOT_FOUND when it holds neither,
    *     or is not there (a file where the table or its log should be included); OPERATION_FAILED
-   *     when reading {@code _last_checkpoint} or the log's listing fails
+   *     when reading the log's listing fails
    */
   public static void requireTable(
       TableLocation location, Path workDir, Map<String, String> environment) {
@@ -174,10 +176,7 @@ public final class Wiring {
 
   /**
    * The name the log's listing starts at: the 20-digit version {@code _last_checkpoint} names, else
-   * {@code 0} (no such file, or one that does not name a version).
-   *
-   * @throws company.data.compactor.error.CompactorException OPERATION_FAILED, naming the file, when
-   *     it is there and cannot be read
+   * {@code 0} (no such file, one that does not name a version, or one that cannot be read).
    */
   private static String listingStart(Storage storage, TableLocation location) {
     try (InputStream in = storage.openFrom(location.child("_delta_log/_last_checkpoint"), 0)) {
@@ -187,10 +186,15 @@ public final class Wiring {
       }
     } catch (FileNotFoundException e) {
       // No checkpoint yet.
-    } catch (JsonProcessingException e) {
-      // A pointer that cannot be read: the whole log says.
     } catch (IOException e) {
-      throw Errors.operationFailed("reading _delta_log/_last_checkpoint of " + location, e);
+      // A hint that cannot be read (not JSON, not text, not a file, a failed read): the whole log
+      // says, as kernel lists it whole then. A listing that fails too is reported as such.
+      LOG.log(
+          Level.WARNING,
+          "_delta_log/_last_checkpoint could not be read, the log is listed from its start:"
+              + " table={0} error={1}",
+          location,
+          e.toString());
     }
     return "0";
   }

@@ -145,6 +145,10 @@ class LauncherCompilerIT {
     assertThat(finalFlag("UseSerialGC", "", "inspect", "--table-uri", table.toString()))
         .isEqualTo("false");
     assertThat(stderr).doesNotContain("Multiple garbage collectors");
+    // A flag that tunes a collector chooses none (helper-12: it matched, and G1 ran instead).
+    toolOptions = "-XX:+UseDynamicNumberOfGCThreads -XX:+UseMaximumCompactionOnSystemGC";
+    assertThat(finalFlag("UseSerialGC", "", "run", "--work-dir", demo)).isEqualTo("true");
+    assertThat(finalFlag("NewSize", "", "run", "--work-dir", demo)).isEqualTo("" + 256 * mb);
     toolOptions = "";
     assertThat(finalFlag("NewSize", "-XX:OldSize=64m", "run", "--work-dir", demo))
         .isNotEqualTo("" + 256 * mb);

@@ -60,6 +60,17 @@ class LauncherLocationIT {
     assertRanTheCommand(run(work, Map.of(), link.toString(), "--version"));
     assertRanTheCommand(run(links, Map.of(), "./dc", "--version"));
     assertRanTheCommand(run(work, Map.of(), second.toString(), "--version"));
+    // The bin directory as the link, called by path and found on PATH (helper-12: `cd bin/..`
+    // went to the link's parent).
+    Path binLink = Files.createSymbolicLink(work.resolve("binlink"), PROJECT.resolve("bin"));
+    assertRanTheCommand(run(work, Map.of(), binLink.resolve("compactor").toString(), "--version"));
+    assertRanTheCommand(
+        run(
+            work,
+            Map.of("PATH", binLink + ":" + System.getenv("PATH")),
+            "bash",
+            "-c",
+            "compactor --version"));
   }
 
   @Test

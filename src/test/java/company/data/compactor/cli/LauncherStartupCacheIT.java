@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import company.data.compactor.testing.DeletionVectorTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +60,12 @@ class LauncherStartupCacheIT {
   private record Run(int exit, String out, String err) {}
 
   private Run compactor(Map<String, String> env, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(install.resolve("bin/compactor").toString()));
+    return compactorAt(install, env, args);
+  }
+
+  /** The launcher under {@code root} (the install, or a path to it through a link). */
+  private Run compactorAt(Path root, Map<String, String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(root.resolve("bin/compactor").toString()));
     command.addAll(List.of(args));
     Path err = Files.createTempFile(work, "err", ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
@@ -200,6 +206,51 @@ class LauncherStartupCacheIT {
             l ->
                 l.contains("company.data.compactor.cli.Main ")
                     && l.contains("source: shared objects file"));
+  }
+
+  /** The cache files of the install: each name with its modification time. */
+  private Map<String, FileTime> cacheFiles() throws IOException {
+    Map<String, FileTime> found = new HashMap<>();
+    Path dir = install.resolve("target/cds");
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path file : files.toList()) {
+          found.put(file.getFileName().toString(), Files.getLastModifiedTime(file));
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * helper-12: the JVM's own option variables were not part of the cache's key, so a run with
+   * another collector there recorded the cache, which every later plain run then could not map
+   * (silently: "Unable to use shared archive"); and the project reached through a linked root had
+   * another key than the project itself, so each run dropped the other's cache and recorded again.
+   */
+  @Test
+  void aLinkedRootMapsTheSameCache_andTheJvmsOwnOptionVariablesGetTheirOwn() throws Exception {
+    String table = DeletionVectorTables.inlineDeletionVector(work.resolve("table")).toString();
+    Map<String, String> plain = Map.of("JAVA_HOME", System.getProperty("java.home"));
+
+    assertThat(compactor(plain, "inspect", "--table-uri", table, "--json").exit()).isZero();
+    Map<String, FileTime> recorded = cacheFiles();
+    assertThat(recorded).hasSize(1);
+
+    Path linked = Files.createSymbolicLink(work.resolve("linked-root"), install);
+    assertThat(compactorAt(linked, plain, "inspect", "--table-uri", table, "--json").exit())
+        .isZero();
+    assertThat(cacheFiles()).as("the same project, the same cache").isEqualTo(recorded);
+
+    Map<String, String> parallel = new HashMap<>(plain);
+    parallel.put("JAVA_TOOL_OPTIONS", "-XX:+UseParallelGC");
+    Run other = compactor(parallel, "inspect", "--table-uri", table, "--json");
+    assertThat(other.exit()).as(other.err()).isZero();
+    Map<String, FileTime> both = cacheFiles();
+    assertThat(both).hasSize(2).containsAllEntriesOf(recorded);
+
+    assertThat(compactor(plain, "inspect", "--table-uri", table, "--json").exit()).isZero();
+    assertThat(cacheFiles()).as("the plain run maps its own again").isEqualTo(both);
   }
 
   @Test

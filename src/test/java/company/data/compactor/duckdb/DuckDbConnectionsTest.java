@@ -3,6 +3,8 @@ package company.data.compactor.duckdb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,7 +15,9 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A database opened ahead is a new, unused one, and never handed to two callers. */
 class DuckDbConnectionsTest {
@@ -109,6 +113,51 @@ class DuckDbConnectionsTest {
 
     try (mine) {
       assertThat(tables(mine)).isEmpty();
+    }
+  }
+
+  /**
+   * Two databases asked for while the JVM shuts down (a shutdown hook, the first use of DuckDB in
+   * the process): no close-at-exit hook can be added then. helper-12: the first caller failed with
+   * "Shutdown in progress" and the second waited forever for the database that was never started.
+   * Run in a JVM of its own, which this test lets exit.
+   */
+  @Test
+  void inMemory_duringShutdown_givesEachCallerADatabase_andNoneWaitsForever(@TempDir Path dir)
+      throws Exception {
+    Path output = dir.resolve("child.log");
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                OpenedDuringShutdown.class.getName())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+    boolean exited = child.waitFor(60, TimeUnit.SECONDS);
+    child.destroyForcibly();
+    String out = Files.readString(output);
+
+    assertThat(exited).as("the JVM exited; it said:%n%s", out).isTrue();
+    assertThat(out).contains("first: []", "second: []").doesNotContain("failed");
+  }
+
+  /** Asks for two databases from a shutdown hook, and says what each caller got. */
+  static final class OpenedDuringShutdown {
+    public static void main(String[] args) {
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    for (String caller : List.of("first", "second")) {
+                      try (Connection c = DuckDbConnections.inMemory()) {
+                        System.out.println(caller + ": " + tables(c));
+                      } catch (SQLException | RuntimeException e) {
+                        System.out.println(caller + " failed: " + e);
+                      }
+                    }
+                  }));
     }
   }
 

@@ -30,8 +30,12 @@ final class BoundedDuckDb {
       s.execute("SET memory_limit = " + Sql.literal(settings.memoryLimit()));
       s.execute("SET threads = " + settings.threads());
       s.execute("SET TimeZone = 'UTC'");
-    } catch (SQLException e) {
-      connection.close();
+    } catch (SQLException | RuntimeException e) {
+      try {
+        connection.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
     return connection;

@@ -40,9 +40,13 @@ final class DuckDbRewriter implements BinRewriter {
     Connection opened = BoundedDuckDb.open(settings, scratch, "duckdb");
     try (Statement s = opened.createStatement()) {
       s.execute("SET preserve_insertion_order = true");
-    } catch (SQLException e) {
+    } catch (SQLException | RuntimeException e) {
       // No rewriter to close: the database would stay open until the process ends.
-      opened.close();
+      try {
+        opened.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
     connection = opened;
