@@ -17,9 +17,12 @@ final class BoundedDuckDb {
   /**
    * A new database whose memory and threads follow {@code settings}, spilling to and homed in
    * {@code scratch/<name>-temp} and {@code scratch/<name>-home} (Lambda has no HOME), reading naive
-   * timestamps (e.g. Spark's INT96) as UTC instants. The caller closes it.
+   * timestamps (e.g. Spark's INT96) as UTC instants, then set up by {@code settingsOfTheRole} (the
+   * rewriter's insertion order, say). A database whose set-up fails is closed. The caller closes
+   * it.
    */
-  static Connection open(RewriteSettings settings, Path scratch, String name)
+  static Connection open(
+      RewriteSettings settings, Path scratch, String name, String... settingsOfTheRole)
       throws SQLException, IOException {
     Path temp = Files.createDirectories(scratch.resolve(name + "-temp"));
     Path home = Files.createDirectories(scratch.resolve(name + "-home"));
@@ -30,6 +33,9 @@ final class BoundedDuckDb {
       s.execute("SET memory_limit = " + Sql.literal(settings.memoryLimit()));
       s.execute("SET threads = " + settings.threads());
       s.execute("SET TimeZone = 'UTC'");
+      for (String setting : settingsOfTheRole) {
+        s.execute(setting);
+      }
     } catch (SQLException | RuntimeException e) {
       try {
         connection.close();

@@ -37,19 +37,8 @@ final class DuckDbRewriter implements BinRewriter {
    * scratch} (Lambda has no HOME).
    */
   DuckDbRewriter(RewriteSettings settings, Path scratch) throws SQLException, IOException {
-    Connection opened = BoundedDuckDb.open(settings, scratch, "duckdb");
-    try (Statement s = opened.createStatement()) {
-      s.execute("SET preserve_insertion_order = true");
-    } catch (SQLException | RuntimeException e) {
-      // No rewriter to close: the database would stay open until the process ends.
-      try {
-        opened.close();
-      } catch (SQLException closing) {
-        e.addSuppressed(closing);
-      }
-      throw e;
-    }
-    connection = opened;
+    connection =
+        BoundedDuckDb.open(settings, scratch, "duckdb", "SET preserve_insertion_order = true");
   }
 
   /** One written file with its Delta stats. */
